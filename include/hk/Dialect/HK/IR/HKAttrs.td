@@ -1,0 +1,190 @@
+//===- HKAttrs.td - hk attributes and enums ----------------*- tablegen -*-===//
+
+#ifndef HK_ATTRS_TD
+#define HK_ATTRS_TD
+
+include "hk/Dialect/HK/IR/HKDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+class HK_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<HK_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def HK_TileLayout : I32EnumAttr<"TileLayout",
+    "HipKittens register-tile layout", [
+      I32EnumAttrCase<"Row", 0, "row">,
+      I32EnumAttrCase<"Col", 1, "col">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::hk";
+}
+def HK_TileLayoutAttr : EnumAttr<HK_Dialect, HK_TileLayout, "layout"> {
+  let summary = "`row` or `col` register-tile layout";
+  let description = [{
+    HipKittens' layouts, defined over 16x16 base blocks. `row`: lane
+    `r + 16*(c/4)` of a block holds the four consecutive elements
+    `(r, 4*(c/4) .. 4*(c/4)+3)` of row `r`. `col`: the transpose; lane
+    `c + 16*(r/4)` holds four consecutive elements of column `c`. A tile is
+    a row-major grid of base blocks; a lane holds each block's elements in
+    turn. `row` equals the A-operand layout of a 16x16x16 MFMA and `col` its
+    B-operand and accumulator layout.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def HK_MfmaOperand : I32EnumAttr<"MfmaOperand", "MFMA operand", [
+      I32EnumAttrCase<"A", 0, "a">,
+      I32EnumAttrCase<"B", 1, "b">,
+      I32EnumAttrCase<"Acc", 2, "acc">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::hk";
+}
+
+def HK_MmaForm : I32EnumAttr<"MmaForm", "operand transposition of hk.mma", [
+      I32EnumAttrCase<"AB", 0, "ab">,
+      I32EnumAttrCase<"ABt", 1, "abt">,
+      I32EnumAttrCase<"AtB", 2, "atb">,
+      I32EnumAttrCase<"AtBt", 3, "atbt">
+    ]> {
+  let cppNamespace = "::hk";
+}
+
+def HK_Dim : I32EnumAttr<"Dim", "grid dimension", [
+      I32EnumAttrCase<"X", 0, "x">,
+      I32EnumAttrCase<"Y", 1, "y">,
+      I32EnumAttrCase<"Z", 2, "z">
+    ]> {
+  let cppNamespace = "::hk";
+}
+
+def HK_ClusterKind : I32EnumAttr<"ClusterKind", "kind of scheduling cluster", [
+      I32EnumAttrCase<"Memory", 0, "memory">,
+      I32EnumAttrCase<"Compute", 1, "compute">
+    ]> {
+  let cppNamespace = "::hk";
+}
+
+//===----------------------------------------------------------------------===//
+// Layout attributes
+//===----------------------------------------------------------------------===//
+
+def HK_MfmaLayoutAttr : HK_Attr<"MfmaLayout", "mfma"> {
+  let summary = "register layout of one MFMA operand";
+  let description = [{
+    The lane layout a matrix-core instruction of shape `MxNxK` expects for
+    operand `a` (an `MxK` block), `b` (`KxN`) or `acc` (`MxN`, also the
+    result). With `KL = K*M/64` elements per lane: `A[i][k]` is in lane
+    `i + M*(k/KL)`, element `k mod KL`; `B[k][j]` in lane `j + N*(k/KL)`;
+    `C[i][j]` in register `(i mod 4) + 4*(i / (256/N))`, lane
+    `j + N*((i/4) mod (64/N))`. A larger tile is a row-major grid of such
+    blocks.
+
+    ```mlir
+    !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x32>>
+    ```
+  }];
+  let parameters = (ins EnumParameter<HK_MfmaOperand>:$operand,
+                        "unsigned":$m, "unsigned":$n, "unsigned":$k);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def HK_MfmaShapeAttr : HK_Attr<"MfmaShape", "mfma_shape"> {
+  let summary = "an MFMA instruction shape, `MxNxK`";
+  let description = [{
+    Pins the matrix-core instruction of an `hk.mma`:
+    `hk.mma abt %a, %b, %c {instr = #hk.mfma_shape<32x32x16>} : ...`.
+  }];
+  let parameters = (ins "unsigned":$m, "unsigned":$n, "unsigned":$k);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def HK_VectorLayoutAttr : HK_Attr<"VectorLayout", "vec"> {
+  let summary = "register-vector layout aligned with a register tile";
+  let description = [{
+    A register vector holding one value per row (`rows`) or per column
+    (`cols`) of a register tile in layout `tile`. Each lane holds exactly the
+    values of the rows (columns) it holds elements of, so row and column
+    broadcasts onto such a tile need no data movement.
+
+    ```mlir
+    !hk.rv<64xf32, #hk.vec<rows, #hk.mfma<acc, 32x32x16>>>
+    ```
+  }];
+  let parameters = (ins "bool":$rows, "::mlir::Attribute":$tile);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// LDS swizzle
+//===----------------------------------------------------------------------===//
+
+def HK_SwizzleAttr : HK_Attr<"Swizzle", "swizzle"> {
+  let summary = "XOR swizzle of a shared tile";
+  let description = [{
+    Element `(r, c)` of a shared tile is stored at row `r`, column
+    `((c / vec) xor ((r / per_phase) mod max_phase)) * vec + c mod vec`:
+    groups of `vec` consecutive elements stay together and their position in
+    the row is permuted per row. `max_phase = 1` is the identity, printed as
+    `#hk.swizzle<none>`. All three parameters are powers of two.
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isIdentity() const { return getMaxPhase() == 1; }
+    /// Column at which element (row, col) is stored.
+    int64_t swizzleColumn(int64_t row, int64_t col) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules and target
+//===----------------------------------------------------------------------===//
+
+def HK_PingPongAttr : HK_Attr<"PingPong", "pingpong"> {
+  let summary = "8-wave ping-pong schedule";
+  let description = [{
+    Two wave groups per SIMD alternate between a memory cluster and an MFMA
+    cluster, fenced by block barriers.
+  }];
+  let parameters = (ins "unsigned":$waves);
+  let assemblyFormat = "`<` `waves` `=` $waves `>`";
+  let genVerifyDecl = 1;
+}
+
+def HK_InterleaveAttr : HK_Attr<"Interleave", "interleave"> {
+  let summary = "4-wave interleave schedule";
+  let description = [{
+    One wave per SIMD interleaves single MFMAs with single LDS reads and
+    global-to-LDS loads.
+  }];
+  let parameters = (ins "unsigned":$waves);
+  let assemblyFormat = "`<` `waves` `=` $waves `>`";
+  let genVerifyDecl = 1;
+}
+
+def HK_TargetAttr : HK_Attr<"Target", "target"> {
+  let summary = "the chip a module is compiled for";
+  let description = [{
+    Placed on the enclosing `builtin.module` as `hk.target`:
+    `module attributes {hk.target = #hk.target<"gfx942">}`.
+  }];
+  let parameters = (ins StringRefParameter<"chip name">:$chip);
+  let assemblyFormat = "`<` $chip `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    const ::hk::ChipInfo &getChipInfo() const;
+  }];
+}
+
+#endif // HK_ATTRS_TD

@@ -1,0 +1,46 @@
+//===- HKOps.h - hk operations ------------------------------------*- C++ -*-===//
+
+#ifndef HK_DIALECT_HK_IR_HKOPS_H
+#define HK_DIALECT_HK_IR_HKOPS_H
+
+#include "hk/Dialect/HK/IR/HKAttrs.h"
+#include "hk/Dialect/HK/IR/HKDialect.h"
+#include "hk/Dialect/HK/IR/HKTypes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "hk/Dialect/HK/IR/HKOps.h.inc"
+
+namespace hk {
+
+/// The chip named by the nearest enclosing `hk.target`, or null when the
+/// module does not name one (chip-dependent checks are then deferred to the
+/// passes that are given a chip).
+const ChipInfo *lookupTargetChip(mlir::Operation *op);
+
+/// The MFMA element kind that reads operands of `type`, if any.
+std::optional<MfmaElement> getMfmaElement(mlir::Type type);
+
+/// Single-block square MFMAs of `chip` that multiply `a` by `b` elements
+/// (gfx950's scaled f8f6f4 instructions included for fp8).
+llvm::SmallVector<const MfmaInstr *> getMfmaCandidates(const ChipInfo &chip,
+                                                       mlir::Type a,
+                                                       mlir::Type b);
+
+/// The operand layout role an hk.mma operand plays for the matrix cores:
+/// operands stored with K along their columns (A of `ab`, B of `abt`) need
+/// the A-operand layout, the others the B-operand layout.
+MfmaOperand getRequiredMfmaOperand(MmaForm form, bool isA);
+
+} // namespace hk
+
+#endif // HK_DIALECT_HK_IR_HKOPS_H

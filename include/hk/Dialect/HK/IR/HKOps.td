@@ -1,0 +1,522 @@
+//===- HKOps.td - hk operations ----------------------------*- tablegen -*-===//
+
+#ifndef HK_OPS_TD
+#define HK_OPS_TD
+
+include "hk/Dialect/HK/IR/HKTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Kernel structure
+//===----------------------------------------------------------------------===//
+
+def HK_KernelOp : HK_Op<"kernel", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "a GPU kernel made of tile operations";
+  let description = [{
+    A kernel runs as a grid of blocks, each of `waves` 64-lane waves.
+    Arguments are global views (`!hk.gl`) or `i32`/`f32` scalars; they are
+    passed in the compact ABI documented in the README. An optional schedule
+    (`#hk.pingpong`, `#hk.interleave`) is realised by `hk-schedule`.
+
+    ```mlir
+    hk.kernel @scale(%x: !hk.gl<?x?xf32>, %y: !hk.gl<?x?xf32>, %s: f32)
+        waves(4) {
+      ...
+      hk.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$waves,
+                       OptionalAttr<AnyAttr>:$schedule,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::mlir::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Bytes of LDS allocated by hk.alloc ops in the body.
+    int64_t getSharedMemoryBytes();
+  }];
+}
+
+def HK_ReturnOp : HK_Op<"return", [Pure, HasParent<"KernelOp">, ReturnLike,
+                                   Terminator]> {
+  let summary = "end of a kernel";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+def HK_WaveIdOp : HK_Op<"wave_id", [Pure]> {
+  let summary = "index of the executing wave in its block";
+  let description = "`%w = hk.wave_id` is in `[0, waves)` of the kernel.";
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+def HK_BlockIdOp : HK_Op<"block_id", [Pure]> {
+  let summary = "index of the executing block in the grid";
+  let description = "`%b = hk.block_id x` (or `y`, `z`).";
+  let arguments = (ins HK_Dim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def HK_GridDimOp : HK_Op<"grid_dim", [Pure]> {
+  let summary = "number of blocks in the grid along one dimension";
+  let arguments = (ins HK_Dim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+}
+
+def HK_DimOp : HK_Op<"dim", [Pure]> {
+  let summary = "size of one dimension of a global view";
+  let description = "`%m = hk.dim %a[0] : !hk.gl<?x?xbf16>`";
+  let arguments = (ins HK_GlobalViewType:$view, I64Attr:$index);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$view `[` $index `]` attr-dict `:` qualified(type($view))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def HK_AllocOp : HK_Op<"alloc", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocate a shared tile or vector in LDS";
+  let description = [{
+    `%s = hk.alloc : !hk.st<64x64xbf16>`. Every allocation of a kernel lives
+    for the whole kernel; their sum must fit the chip's LDS.
+  }];
+  let results = (outs HK_AnyShared:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def HK_LoadOp : HK_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load a register tile or vector from global or shared memory";
+  let description = [{
+    Loads the tile at tile coordinates `[...]` of a global view (one index
+    per dimension; the last two count in tiles, the others in elements), or
+    the subtile `[i, j]` of a shared tile (the whole tile without indices).
+    Elements outside the view read as zero. Float element types may differ:
+    the load converts with round-to-nearest-even.
+
+    ```mlir
+    %a = hk.load %A[%i, %k] : !hk.gl<?x?xbf16> -> !hk.rt<32x64xbf16, row>
+    %b = hk.load %sB[%c0, %c1] : !hk.st<64x64xbf16> -> !hk.rt<32x32xbf16>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[HK_GlobalViewType, HK_SharedTileType,
+                                  HK_SharedVectorType]>:$source,
+                       Variadic<Index>:$indices);
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = [{
+    $source (`[` $indices^ `]`)? attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_StoreOp : HK_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store a register tile or vector to global or shared memory";
+  let description = [{
+    The inverse of `hk.load`. Elements outside a global view are not
+    written. Float element types may differ: the store converts with
+    round-to-nearest-even (accumulators in f32 stored to a bf16 view).
+  }];
+  let arguments = (ins HK_AnyRegister:$value,
+                       AnyTypeOf<[HK_GlobalViewType, HK_SharedTileType,
+                                  HK_SharedVectorType]>:$dest,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $dest (`[` $indices^ `]`)? attr-dict `:` qualified(type($value)) `->`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_GroupLoadOp : HK_Op<"group_load"> {
+  let summary = "cooperative load of a shared tile from global memory";
+  let description = [{
+    All waves of the block (or the first `waves` of them) copy the global
+    tile at `[...]` into the shared tile. The synchronous form is complete
+    for the executing wave when the op returns; other waves see the data
+    after an `hk.barrier`. The `async` form returns a token; the data may be
+    read only after `hk.wait` on it (and a barrier, for other waves' parts).
+    Elements outside the view arrive as zero.
+
+    ```mlir
+    %t = hk.group_load async %A[%i, %k], %sA
+        : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+    ```
+  }];
+  let arguments = (ins UnitAttr:$async, HK_GlobalViewType:$source,
+                       Variadic<Index>:$indices, HK_SharedTileType:$dest,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves);
+  let results = (outs Optional<HK_TokenType>:$token);
+  let assemblyFormat = [{
+    (`async` $async^)? $source `[` $indices `]` `,` $dest attr-dict `:`
+    qualified(type($source)) `,` qualified(type($dest)) (`->` qualified(type($token))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_GroupStoreOp : HK_Op<"group_store"> {
+  let summary = "cooperative store of a shared tile to global memory";
+  let arguments = (ins HK_SharedTileType:$source, HK_GlobalViewType:$dest,
+                       Variadic<Index>:$indices,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves);
+  let assemblyFormat = [{
+    $source `,` $dest `[` $indices `]` attr-dict `:` qualified(type($source)) `,`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_WaitOp : HK_Op<"wait"> {
+  let summary = "wait for asynchronous loads";
+  let description = [{
+    Blocks the wave until the loads that produced the tokens are complete.
+    Without tokens, waits for every outstanding memory operation.
+  }];
+  let arguments = (ins Variadic<HK_TokenType>:$tokens);
+  let assemblyFormat = "$tokens attr-dict";
+}
+
+def HK_BarrierOp : HK_Op<"barrier"> {
+  let summary = "block-wide barrier with LDS visibility";
+  let description = [{
+    Every wave of the block waits here; LDS writes made before the barrier
+    are visible to all waves after it.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Tile creation and conversion
+//===----------------------------------------------------------------------===//
+
+def HK_ZeroOp : HK_Op<"zero", [Pure]> {
+  let summary = "a register tile or vector of zeros";
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def HK_FillOp : HK_Op<"fill", [Pure]> {
+  let summary = "a register tile or vector filled with one scalar";
+  let description = "`%t = hk.fill %x : f32 -> !hk.rt<16x16xf32>`";
+  let arguments = (ins AnyFloat:$value);
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($value)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def HK_ConvertOp : HK_Op<"convert", [Pure]> {
+  let summary = "convert the element type of a register tile or vector";
+  let description = [{
+    Round-to-nearest-even float conversion, element by element; the layout
+    is unchanged (see `hk.convert_layout`). fp8 results saturate to the
+    format's largest finite value.
+  }];
+  let arguments = (ins HK_AnyRegister:$source);
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def HK_ConvertLayoutOp : HK_Op<"convert_layout", [Pure]> {
+  let summary = "move a register tile or vector to another lane layout";
+  let arguments = (ins HK_AnyRegister:$source);
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix multiply
+//===----------------------------------------------------------------------===//
+
+def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix multiply-accumulate on register tiles";
+  let description = [{
+    `D = C + op(A) * op(B)` in f32 (i32 for i8), where `form` says which
+    operands are transposed: `ab` (A is MxK, B is KxN), `abt` (B is NxK),
+    `atb` (A is KxM), `atbt`. The matrix-core instruction is chosen by
+    `hk-mfma-layout` from the chip, element type and shapes, or pinned with
+    `instr`.
+
+    ```mlir
+    %d = hk.mma abt %a, %b, %c
+        : !hk.rt<64x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<64x64xf32>
+    ```
+  }];
+  let arguments = (ins HK_MmaForm:$form, HK_RegisterTileType:$a,
+                       HK_RegisterTileType:$b, HK_RegisterTileType:$acc,
+                       OptionalAttr<HK_MfmaShapeAttr>:$instr);
+  let results = (outs HK_RegisterTileType:$result);
+  let assemblyFormat = [{
+    $form $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,`
+    qualified(type($acc))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getM() { return getAcc().getType().getRows(); }
+    int64_t getN() { return getAcc().getType().getCols(); }
+    /// The reduction length, read from A.
+    int64_t getK();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class HK_UnaryOp<string mnemonic, string doc>
+    : HK_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = doc;
+  let arguments = (ins HK_AnyRegister:$source);
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source))";
+  let hasVerifier = 1;
+}
+
+def HK_Exp2Op : HK_UnaryOp<"exp2", "elementwise 2^x">;
+def HK_ExpOp : HK_UnaryOp<"exp", "elementwise e^x">;
+def HK_LogOp : HK_UnaryOp<"log", "elementwise natural logarithm">;
+def HK_Log2Op : HK_UnaryOp<"log2", "elementwise base-2 logarithm">;
+def HK_AbsOp : HK_UnaryOp<"abs", "elementwise absolute value">;
+def HK_NegOp : HK_UnaryOp<"neg", "elementwise negation">;
+def HK_ReluOp : HK_UnaryOp<"relu", "elementwise max(x, 0)">;
+def HK_SqrtOp : HK_UnaryOp<"sqrt", "elementwise square root">;
+def HK_RsqrtOp : HK_UnaryOp<"rsqrt", "elementwise reciprocal square root">;
+
+class HK_BinaryOp<string mnemonic, string doc>
+    : HK_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>]> {
+  let summary = doc;
+  let description = [{
+    Element by element; the right-hand side is a register tile or vector of
+    the same type, or a scalar of the element type applied to every element:
+    `%y = hk.}] # mnemonic # [{ %x, %s : !hk.rt<16x16xf32>, f32`.
+  }];
+  let arguments = (ins HK_AnyRegister:$lhs,
+                       AnyTypeOf<[HK_AnyRegister, AnyFloat]>:$rhs);
+  let results = (outs HK_AnyRegister:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` custom<BinaryTypes>(type($lhs), type($rhs))
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_AddOp : HK_BinaryOp<"add", "elementwise addition">;
+def HK_SubOp : HK_BinaryOp<"sub", "elementwise subtraction">;
+def HK_MulOp : HK_BinaryOp<"mul", "elementwise multiplication">;
+def HK_DivOp : HK_BinaryOp<"div", "elementwise division">;
+def HK_MaxOp : HK_BinaryOp<"max", "elementwise maximum">;
+def HK_MinOp : HK_BinaryOp<"min", "elementwise minimum">;
+
+//===----------------------------------------------------------------------===//
+// Row and column broadcasts and reductions
+//===----------------------------------------------------------------------===//
+
+// `rows` is 1 when the vector runs along the tile's rows (one value per row).
+class HK_BroadcastOp<string mnemonic, string doc, bit rows>
+    : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>]> {
+  let summary = doc;
+  let description = [{
+    Combines every element of the tile with the vector entry of its
+    }] # !if(rows, "row", "column") # [{:
+    `%y = hk.}] # mnemonic # [{ %t, %v : !hk.rt<32x64xf32>, !hk.rv<}]
+    # !if(rows, "32", "64") # [{xf32>`.
+  }];
+  let arguments = (ins HK_RegisterTileType:$tile,
+                       HK_RegisterVectorType:$vector);
+  let results = (outs HK_RegisterTileType:$result);
+  let assemblyFormat = [{
+    $tile `,` $vector attr-dict `:` qualified(type($tile)) `,` qualified(type($vector))
+  }];
+  let hasVerifier = 1;
+  code extraBaseClassDeclaration = [{
+    static constexpr bool alongRows() { return }] # !if(rows, "true", "false")
+        # [{; }
+  }];
+  let extraClassDeclaration = extraBaseClassDeclaration;
+}
+
+def HK_AddRowOp : HK_BroadcastOp<"add_row", "add a value per row", 1>;
+def HK_SubRowOp : HK_BroadcastOp<"sub_row", "subtract a value per row", 1>;
+def HK_MulRowOp : HK_BroadcastOp<"mul_row", "multiply by a value per row", 1>;
+def HK_DivRowOp : HK_BroadcastOp<"div_row", "divide by a value per row", 1>;
+def HK_AddColOp : HK_BroadcastOp<"add_col", "add a value per column", 0>;
+def HK_SubColOp : HK_BroadcastOp<"sub_col", "subtract a value per column", 0>;
+def HK_MulColOp : HK_BroadcastOp<"mul_col", "multiply by a value per column", 0>;
+def HK_DivColOp : HK_BroadcastOp<"div_col", "divide by a value per column", 0>;
+
+class HK_ReduceOp<string mnemonic, string doc, bit rows>
+    : HK_Op<mnemonic, [Pure, OptionalTypesMatchWith<"init has the result type",
+                                             "result", "init", "$_self">]> {
+  let summary = doc;
+  let description = [{
+    Reduces each }] # !if(rows, "row", "column") # [{ of the tile to one
+    value; with `init`, the result also folds in `init` (a running
+    statistic): `%m = hk.}] # mnemonic # [{ %t, %m0 : !hk.rt<32x64xf32> ->
+    !hk.rv<}] # !if(rows, "32", "64") # [{xf32>`.
+  }];
+  let arguments = (ins HK_RegisterTileType:$tile,
+                       Optional<HK_RegisterVectorType>:$init);
+  let results = (outs HK_RegisterVectorType:$result);
+  let assemblyFormat = [{
+    $tile (`,` $init^)? attr-dict `:` qualified(type($tile)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  code extraBaseClassDeclaration = [{
+    static constexpr bool alongRows() { return }] # !if(rows, "true", "false")
+        # [{; }
+  }];
+  let extraClassDeclaration = extraBaseClassDeclaration;
+}
+
+def HK_RowMaxOp : HK_ReduceOp<"row_max", "maximum of each row", 1>;
+def HK_RowMinOp : HK_ReduceOp<"row_min", "minimum of each row", 1>;
+def HK_RowSumOp : HK_ReduceOp<"row_sum", "sum of each row", 1>;
+def HK_ColMaxOp : HK_ReduceOp<"col_max", "maximum of each column", 0>;
+def HK_ColMinOp : HK_ReduceOp<"col_min", "minimum of each column", 0>;
+def HK_ColSumOp : HK_ReduceOp<"col_sum", "sum of each column", 0>;
+
+//===----------------------------------------------------------------------===//
+// Masks and softmax
+//===----------------------------------------------------------------------===//
+
+class HK_MaskOp<string mnemonic, string doc, string keep>
+    : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>]> {
+  let summary = doc;
+  let description = [{
+    The tile's top-left element sits at `(row, col)` of the full matrix.
+    Elements with }] # keep # [{ keep their value; the others become `fill`
+    (default: negative infinity, as attention scores want).
+  }];
+  let arguments = (ins HK_RegisterTileType:$tile, Index:$row, Index:$col,
+                       DefaultValuedAttr<I64Attr, "0">:$diagonal,
+                       OptionalAttr<F32Attr>:$fill);
+  let results = (outs HK_RegisterTileType:$result);
+  let assemblyFormat = [{
+    $tile `[` $row `,` $col `]` attr-dict `:` qualified(type($tile))
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_TrilOp : HK_MaskOp<"tril", "keep the lower triangle",
+    "`col - row <= diagonal`">;
+def HK_TriuOp : HK_MaskOp<"triu", "keep the upper triangle",
+    "`col - row >= diagonal`">;
+def HK_CausalMaskOp : HK_MaskOp<"causal_mask", "causal attention mask",
+    "`col <= row + diagonal` (key position not after the query)">;
+
+def HK_BoundsMaskOp : HK_Op<"bounds_mask", [Pure,
+    AllTypesMatch<["tile", "result"]>]> {
+  let summary = "mask elements outside a matrix of the given size";
+  let description = [{
+    The tile's top-left element sits at `(row, col)`; elements at or beyond
+    `rows` or `cols` become `fill` (default: negative infinity). Used for
+    sequence lengths that are not a multiple of the tile.
+  }];
+  let arguments = (ins HK_RegisterTileType:$tile, Index:$row, Index:$col,
+                       Index:$rows, Index:$cols, OptionalAttr<F32Attr>:$fill);
+  let results = (outs HK_RegisterTileType:$result);
+  let assemblyFormat = [{
+    $tile `[` $row `,` $col `]` `within` `[` $rows `,` $cols `]` attr-dict `:`
+    qualified(type($tile))
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
+    AllTypesMatch<["scores", "probs"]>,
+    AllTypesMatch<["max", "new_max", "sum", "new_sum", "rescale"]>]> {
+  let summary = "one step of online softmax";
+  let description = [{
+    With `x = scale * scores`: `new_max = max(max, row_max(x))`,
+    `probs = exp2(x - new_max)`, `rescale = exp2(max - new_max)`,
+    `new_sum = rescale * sum + row_sum(probs)`. `scale` folds in `log2(e)`
+    (and `1/sqrt(d)` for attention). The caller rescales its output
+    accumulator rows by `rescale`. `hk-decompose` rewrites the op into the
+    elementwise, broadcast and reduction ops it is made of.
+
+    ```mlir
+    %p, %m1, %l1, %r = hk.softmax %s, %m0, %l0 {scale = 0.18 : f32}
+        : !hk.rt<64x64xf32>, !hk.rv<64xf32>
+    ```
+  }];
+  let arguments = (ins HK_RegisterTileType:$scores,
+                       HK_RegisterVectorType:$max,
+                       HK_RegisterVectorType:$sum,
+                       DefaultValuedAttr<F32Attr, "1.0f">:$scale);
+  let results = (outs HK_RegisterTileType:$probs,
+                      HK_RegisterVectorType:$new_max,
+                      HK_RegisterVectorType:$new_sum,
+                      HK_RegisterVectorType:$rescale);
+  let assemblyFormat = [{
+    $scores `,` $max `,` $sum attr-dict `:` qualified(type($scores)) `,` qualified(type($max))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+def HK_ClusterOp : HK_Op<"cluster", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>,
+    RecursiveMemoryEffects]> {
+  let summary = "a scheduling cluster of memory or compute work";
+  let description = [{
+    Groups operations that `hk-schedule` keeps together and orders against
+    other clusters: in ping-pong, memory and compute clusters alternate. The
+    region yields the values later code uses.
+
+    ```mlir
+    %acc1 = hk.cluster compute {
+      %d = hk.mma abt %a, %b, %acc0 : ...
+      hk.yield %d : !hk.rt<64x64xf32>
+    } : !hk.rt<64x64xf32>
+    ```
+  }];
+  let arguments = (ins HK_ClusterKind:$kind);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$kind $body attr-dict (`:` qualified(type($results))^)?";
+  let hasVerifier = 1;
+}
+
+def HK_YieldOp : HK_Op<"yield", [Pure, HasParent<"ClusterOp">, ReturnLike,
+                                 Terminator]> {
+  let summary = "values a cluster makes available after it";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to build */ }]>];
+  let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
+}
+
+#endif // HK_OPS_TD

@@ -1,0 +1,97 @@
+//===- Layouts.h - Lane layouts of register tiles -----------------*- C++ -*-===//
+//
+// Every register-tile layout of the hk dialect (`row`, `col`, `#hk.mfma<...>`)
+// is a fragment layout: a base block of `baseRows x baseCols` elements spread
+// over the 64 lanes of a wave, repeated in a row-major grid over the tile.
+// This file is the one definition of where element (r, c) lives; the
+// verifier, the lowering and the tests all ask it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_IR_LAYOUTS_H
+#define HK_DIALECT_HK_IR_LAYOUTS_H
+
+#include "mlir/IR/Attributes.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hk {
+
+class FragmentLayout {
+public:
+  enum class Kind {
+    /// Lanes hold runs of `run` consecutive elements along a row; lane
+    /// `r + period*(c/run)`. The MFMA A-operand shape.
+    RowRuns,
+    /// Lanes hold runs of `run` consecutive elements along a column; lane
+    /// `c + period*(r/run)`. The MFMA B-operand shape.
+    ColRuns,
+    /// The MFMA accumulator of an MxN block (M = N = period).
+    Accumulator,
+  };
+
+  /// Where one element lives: a lane and its position in the lane's vector.
+  struct Slot {
+    unsigned lane;
+    int64_t index;
+    bool operator==(const Slot &o) const {
+      return lane == o.lane && index == o.index;
+    }
+  };
+
+  static FragmentLayout rowRuns(unsigned period, unsigned run);
+  static FragmentLayout colRuns(unsigned period, unsigned run);
+  static FragmentLayout accumulator(unsigned m, unsigned n);
+
+  /// The fragment layout of a `row`, `col` or `#hk.mfma` attribute; nullopt
+  /// for anything else (including a missing layout).
+  static std::optional<FragmentLayout> get(mlir::Attribute layout);
+
+  Kind getKind() const { return kind; }
+  unsigned getPeriod() const { return period; }
+  unsigned getRun() const { return run; }
+  int64_t getBaseRows() const { return baseRows; }
+  int64_t getBaseCols() const { return baseCols; }
+  /// Elements each lane holds per base block.
+  int64_t getElementsPerBlock() const { return baseRows * baseCols / 64; }
+
+  /// True when a rows x cols tile is a whole number of base blocks.
+  bool tiles(int64_t rows, int64_t cols) const {
+    return rows > 0 && cols > 0 && rows % baseRows == 0 &&
+           cols % baseCols == 0;
+  }
+  /// Elements each lane holds for a rows x cols tile.
+  int64_t getElementsPerLane(int64_t rows, int64_t cols) const {
+    return rows * cols / 64;
+  }
+
+  /// Lane and slot of element (r, c) inside one base block.
+  Slot locateInBlock(int64_t r, int64_t c) const;
+  /// Lane and slot of element (r, c) of a tile that is `cols` wide.
+  Slot locate(int64_t r, int64_t c, int64_t cols) const;
+
+  std::string describe() const;
+
+private:
+  FragmentLayout(Kind kind, unsigned period, unsigned run, int64_t baseRows,
+                 int64_t baseCols)
+      : kind(kind), period(period), run(run), baseRows(baseRows),
+        baseCols(baseCols) {}
+
+  Kind kind;
+  unsigned period;
+  unsigned run;
+  int64_t baseRows;
+  int64_t baseCols;
+};
+
+/// True when two layouts put every element of a rows x cols tile in the same
+/// lane and slot (so a conversion between them moves no data).
+bool layoutsEquivalent(mlir::Attribute a, mlir::Attribute b, int64_t rows,
+                       int64_t cols);
+
+} // namespace hk
+
+#endif // HK_DIALECT_HK_IR_LAYOUTS_H

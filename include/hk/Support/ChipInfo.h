@@ -1,0 +1,116 @@
+//===- ChipInfo.h - Facts about the AMD Instinct chips HK targets -*- C++ -*-===//
+//
+// The one place that knows what gfx942 and gfx950 can do. Verifiers, passes,
+// the code-object tools and the emulator all query this table instead of
+// comparing chip names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_SUPPORT_CHIPINFO_H
+#define HK_SUPPORT_CHIPINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace hk {
+
+/// Element kinds an MFMA reads or writes.
+enum class MfmaElement : uint8_t {
+  F64,
+  F32,
+  XF32,
+  F16,
+  BF16,
+  I8,
+  I32,
+  Fp8, ///< E4M3 in the chip's fp8 format (FNUZ on gfx942, OCP on gfx950).
+  Bf8, ///< E5M2 in the chip's fp8 format.
+  F8F6F4 ///< gfx950 scaled MFMA: operand format chosen per instruction.
+};
+
+llvm::StringRef stringifyMfmaElement(MfmaElement e);
+
+/// Bits one element of the kind occupies in a VGPR (F8F6F4 reported as 8).
+unsigned mfmaElementBits(MfmaElement e);
+
+/// One dense matrix-core instruction: D(MxN) = C + A(MxK) * B(KxN), repeated
+/// over `blocks` independent blocks.
+struct MfmaInstr {
+  llvm::StringRef mnemonic;
+  MfmaElement a, b, acc;
+  unsigned m, n, k, blocks;
+  bool scaled = false; ///< gfx950 v_mfma_scale_* with per-block scales.
+
+  /// Floating-point (or integer) operations of one instruction.
+  uint64_t flops() const { return 2ull * m * n * k * blocks; }
+  /// A/B elements each lane holds for a single-block instruction.
+  unsigned kPerLane() const { return k * m * blocks / 64; }
+  /// 32-bit registers per lane for the A (and B) operand.
+  unsigned operandRegs() const;
+  /// 32-bit registers per lane for the C/D operand.
+  unsigned accRegs() const { return m * n * blocks / 64; }
+};
+
+enum class Fp8Format : uint8_t { FNUZ, OCP };
+
+/// LDS bank model: how many lanes of a wave the LDS serves per phase for a
+/// given access width. Lanes in one phase conflict when they touch different
+/// dwords in the same bank.
+struct LdsBankModel {
+  unsigned banks;
+  unsigned bankWidthBytes;
+  unsigned readLanesPerPhase(unsigned bytesPerLane) const;
+  unsigned writeLanesPerPhase(unsigned bytesPerLane) const;
+  // Measured exceptions to "phase = banks*width / bytesPerLane".
+  unsigned write64LanesPerPhase;
+};
+
+struct ChipInfo {
+  llvm::StringRef name;        ///< "gfx942"
+  llvm::StringRef products;    ///< "MI300X/MI325X"
+  llvm::StringRef generation;  ///< "CDNA3"
+  unsigned ldsBytesPerWorkgroup;
+  LdsBankModel lds;
+  Fp8Format fp8Format;
+  /// Bytes per lane a buffer load can move straight into LDS.
+  llvm::ArrayRef<unsigned> directToLdsBytes;
+  /// Every dense MFMA the chip executes.
+  llvm::ArrayRef<MfmaInstr> mfmaInstrs;
+  bool hasLdsTransposeRead;
+  bool hasPermlaneSwap;
+  bool hasPackedBf16Convert;
+  unsigned computeUnits;
+  unsigned xcds;
+  unsigned simdsPerCU = 4;
+  unsigned waveSize = 64;
+  unsigned maxWavesPerSimd = 8;
+  /// Architectural + accumulation VGPRs addressable by one wave.
+  unsigned maxVgprsPerWave = 512;
+  /// Unified VGPR file per SIMD lane (arch + acc), in registers.
+  unsigned vgprsPerSimdLane = 512;
+  unsigned maxSgprsPerWave = 102;
+
+  /// Returns the chip called `name`, or null.
+  static const ChipInfo *lookup(llvm::StringRef name);
+  static llvm::ArrayRef<ChipInfo> all();
+  /// "gfx942, gfx950": for diagnostics.
+  static std::string knownChipNames();
+
+  bool supportsDirectToLds(unsigned bytesPerLane) const;
+
+  /// Single-block dense MFMA with A/B of kind `ab`, or null.
+  const MfmaInstr *findMfma(MfmaElement ab, unsigned m, unsigned n,
+                            unsigned k) const;
+  const MfmaInstr *findMfma(llvm::StringRef mnemonic) const;
+
+  /// Waves per SIMD that fit the given per-wave resources (0 if none fit).
+  unsigned occupancy(unsigned vgprs, unsigned agprs, unsigned ldsBytes,
+                     unsigned wavesPerWorkgroup) const;
+};
+
+} // namespace hk
+
+#endif // HK_SUPPORT_CHIPINFO_H

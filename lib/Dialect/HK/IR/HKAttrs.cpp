@@ -1,0 +1,236 @@
+//===- HKAttrs.cpp - hk attributes ----------------------------------------===//
+
+#include "hk/Dialect/HK/IR/HKAttrs.h"
+
+#include "hk/Dialect/HK/IR/HKDialect.h"
+#include "hk/Dialect/HK/IR/Layouts.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace hk;
+
+#include "hk/Dialect/HK/IR/HKEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "hk/Dialect/HK/IR/HKAttrs.cpp.inc"
+
+void HKDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "hk/Dialect/HK/IR/HKAttrs.cpp.inc"
+      >();
+}
+
+/// Parses `MxNxK` (as a dimension list without trailing 'x').
+static ParseResult parseShape3(AsmParser &parser, unsigned &m, unsigned &n,
+                               unsigned &k) {
+  SmallVector<int64_t, 3> dims;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseDimensionList(dims, /*allowDynamic=*/false,
+                                /*withTrailingX=*/false))
+    return failure();
+  if (dims.size() != 3)
+    return parser.emitError(loc, "expected an MxNxK shape");
+  for (int64_t d : dims)
+    if (d <= 0)
+      return parser.emitError(loc, "MFMA dimensions must be positive");
+  m = dims[0];
+  n = dims[1];
+  k = dims[2];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MfmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
+  StringRef operandName;
+  unsigned m, n, k;
+  if (parser.parseLess() || parser.parseKeyword(&operandName) ||
+      parser.parseComma() || parseShape3(parser, m, n, k) ||
+      parser.parseGreater())
+    return {};
+  std::optional<MfmaOperand> operand = symbolizeMfmaOperand(operandName);
+  if (!operand) {
+    parser.emitError(parser.getNameLoc(),
+                     "expected MFMA operand 'a', 'b' or 'acc', got '")
+        << operandName << "'";
+    return {};
+  }
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), *operand, m, n, k);
+}
+
+void MfmaLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMfmaOperand(getOperand()) << ", " << getM()
+          << "x" << getN() << "x" << getK() << ">";
+}
+
+LogicalResult
+MfmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       MfmaOperand operand, unsigned m, unsigned n,
+                       unsigned k) {
+  if (m != n || (m != 16 && m != 32))
+    return emitError() << "MFMA layouts exist for 16x16 and 32x32 blocks, got "
+                       << m << "x" << n;
+  if ((k * m) % 64 != 0)
+    return emitError() << "MFMA K of " << k << " does not spread over 64 "
+                       << "lanes for " << m << "x" << n << " blocks";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MfmaShapeAttr
+//===----------------------------------------------------------------------===//
+
+Attribute MfmaShapeAttr::parse(AsmParser &parser, Type) {
+  unsigned m, n, k;
+  if (parser.parseLess() || parseShape3(parser, m, n, k) ||
+      parser.parseGreater())
+    return {};
+  return get(parser.getContext(), m, n, k);
+}
+
+void MfmaShapeAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getM() << "x" << getN() << "x" << getK() << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// VectorLayoutAttr
+//===----------------------------------------------------------------------===//
+
+Attribute VectorLayoutAttr::parse(AsmParser &parser, Type) {
+  StringRef axis;
+  Attribute tile;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&axis))
+    return {};
+  if (axis != "rows" && axis != "cols") {
+    parser.emitError(loc, "expected 'rows' or 'cols', got '") << axis << "'";
+    return {};
+  }
+  if (parser.parseComma())
+    return {};
+  StringRef keyword;
+  if (succeeded(parser.parseOptionalKeyword(&keyword, {"row", "col"}))) {
+    tile = TileLayoutAttr::get(parser.getContext(),
+                               *symbolizeTileLayout(keyword));
+  } else if (parser.parseAttribute(tile)) {
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), axis == "rows", tile);
+}
+
+void VectorLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << (getRows() ? "rows" : "cols") << ", ";
+  if (auto tile = dyn_cast<TileLayoutAttr>(getTile()))
+    printer << stringifyTileLayout(tile.getValue());
+  else
+    printer.printAttribute(getTile());
+  printer << ">";
+}
+
+LogicalResult
+VectorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         bool rows, Attribute tile) {
+  if (!FragmentLayout::get(tile))
+    return emitError() << "vector layout must name a register-tile layout "
+                          "(row, col or #hk.mfma), got "
+                       << tile;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SwizzleAttr
+//===----------------------------------------------------------------------===//
+
+Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("none"))) {
+    if (parser.parseGreater())
+      return {};
+    return get(parser.getContext(), 1, 1, 1);
+  }
+  unsigned vec, perPhase, maxPhase;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword("vec") || parser.parseEqual() ||
+      parser.parseInteger(vec) || parser.parseComma() ||
+      parser.parseKeyword("per_phase") || parser.parseEqual() ||
+      parser.parseInteger(perPhase) || parser.parseComma() ||
+      parser.parseKeyword("max_phase") || parser.parseEqual() ||
+      parser.parseInteger(maxPhase) || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), vec, perPhase, maxPhase);
+}
+
+void SwizzleAttr::print(AsmPrinter &printer) const {
+  if (isIdentity()) {
+    printer << "<none>";
+    return;
+  }
+  printer << "<vec = " << getVec() << ", per_phase = " << getPerPhase()
+          << ", max_phase = " << getMaxPhase() << ">";
+}
+
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  unsigned vec, unsigned perPhase,
+                                  unsigned maxPhase) {
+  for (auto [name, value] : {std::pair<StringRef, unsigned>{"vec", vec},
+                             {"per_phase", perPhase},
+                             {"max_phase", maxPhase}})
+    if (value == 0 || !llvm::isPowerOf2_32(value))
+      return emitError() << "swizzle " << name
+                         << " must be a power of two, got " << value;
+  return success();
+}
+
+int64_t SwizzleAttr::swizzleColumn(int64_t row, int64_t col) const {
+  int64_t vec = getVec();
+  int64_t phase = (row / getPerPhase()) % getMaxPhase();
+  return ((col / vec) ^ phase) * vec + col % vec;
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules and target
+//===----------------------------------------------------------------------===//
+
+LogicalResult PingPongAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   unsigned waves) {
+  if (waves != 8)
+    return emitError() << "ping-pong runs two groups of four waves (one per "
+                          "SIMD each), so it needs 8 waves, got "
+                       << waves;
+  return success();
+}
+
+LogicalResult
+InterleaveAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       unsigned waves) {
+  if (waves != 4)
+    return emitError() << "interleave runs one wave per SIMD, so it needs 4 "
+                          "waves, got "
+                       << waves;
+  return success();
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip) {
+  if (!ChipInfo::lookup(chip))
+    return emitError() << "unknown chip '" << chip
+                       << "'; known chips: " << ChipInfo::knownChipNames();
+  return success();
+}
+
+const ChipInfo &TargetAttr::getChipInfo() const {
+  return *ChipInfo::lookup(getChip());
+}

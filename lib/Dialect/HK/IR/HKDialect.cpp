@@ -1,0 +1,42 @@
+//===- HKDialect.cpp - The hk tile dialect --------------------------------===//
+
+#include "hk/Dialect/HK/IR/HKDialect.h"
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+
+using namespace mlir;
+using namespace hk;
+
+#include "hk/Dialect/HK/IR/HKDialect.cpp.inc"
+
+void HKDialect::initialize() {
+  registerAttributes();
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "hk/Dialect/HK/IR/HKOps.cpp.inc"
+      >();
+}
+
+LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  if (attr.getName() != getTargetAttrName())
+    return op->emitError() << "unknown hk attribute '" << attr.getName()
+                           << "'";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << getTargetAttrName()
+                           << "' belongs on a builtin.module";
+  if (!isa<TargetAttr>(attr.getValue()))
+    return op->emitError() << "'" << getTargetAttrName()
+                           << "' must be a #hk.target<\"chip\">, got "
+                           << attr.getValue();
+  return success();
+}
+
+const ChipInfo *hk::lookupTargetChip(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto target =
+            cur->getAttrOfType<TargetAttr>(HKDialect::getTargetAttrName()))
+      return ChipInfo::lookup(target.getChip());
+  return nullptr;
+}

@@ -1,0 +1,750 @@
+//===- HKOps.cpp - hk operations ------------------------------------------===//
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+
+#include "hk/Dialect/HK/IR/Layouts.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace hk;
+
+//===----------------------------------------------------------------------===//
+// Custom assembly helpers
+//===----------------------------------------------------------------------===//
+
+/// `: T` when both binary operands have type T, `: T, S` otherwise.
+static ParseResult parseBinaryTypes(OpAsmParser &parser, Type &lhs,
+                                    Type &rhs) {
+  if (parser.parseType(lhs))
+    return failure();
+  if (succeeded(parser.parseOptionalComma()))
+    return parser.parseType(rhs);
+  rhs = lhs;
+  return success();
+}
+
+static void printBinaryTypes(OpAsmPrinter &printer, Operation *, Type lhs,
+                             Type rhs) {
+  printer << lhs;
+  if (rhs != lhs)
+    printer << ", " << rhs;
+}
+
+#define GET_OP_CLASSES
+#include "hk/Dialect/HK/IR/HKOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+std::optional<MfmaElement> hk::getMfmaElement(Type type) {
+  if (type.isBF16())
+    return MfmaElement::BF16;
+  if (type.isF16())
+    return MfmaElement::F16;
+  if (type.isF32())
+    return MfmaElement::F32;
+  if (type.isSignlessInteger(8))
+    return MfmaElement::I8;
+  if (isa<Float8E4M3FNUZType, Float8E4M3FNType>(type))
+    return MfmaElement::Fp8;
+  if (isa<Float8E5M2FNUZType, Float8E5M2Type>(type))
+    return MfmaElement::Bf8;
+  return std::nullopt;
+}
+
+SmallVector<const MfmaInstr *>
+hk::getMfmaCandidates(const ChipInfo &chip, Type a, Type b) {
+  SmallVector<const MfmaInstr *> result;
+  std::optional<MfmaElement> ea = getMfmaElement(a);
+  std::optional<MfmaElement> eb = getMfmaElement(b);
+  if (!ea || !eb)
+    return result;
+  bool fp8 = (*ea == MfmaElement::Fp8 || *ea == MfmaElement::Bf8) &&
+             (*eb == MfmaElement::Fp8 || *eb == MfmaElement::Bf8);
+  for (const MfmaInstr &instr : chip.mfmaInstrs) {
+    if (instr.blocks != 1 || instr.m != instr.n)
+      continue;
+    if ((instr.a == *ea && instr.b == *eb) || (instr.scaled && fp8))
+      result.push_back(&instr);
+  }
+  return result;
+}
+
+MfmaOperand hk::getRequiredMfmaOperand(MmaForm form, bool isA) {
+  bool kAlongColumns = isA ? (form == MmaForm::AB || form == MmaForm::ABt)
+                           : (form == MmaForm::ABt || form == MmaForm::AtBt);
+  return kAlongColumns ? MfmaOperand::A : MfmaOperand::B;
+}
+
+static std::string shapeString(int64_t rows, int64_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+static std::string shapeString(const MfmaInstr &instr) {
+  return std::to_string(instr.m) + "x" + std::to_string(instr.n) + "x" +
+         std::to_string(instr.k);
+}
+
+static std::string listShapes(ArrayRef<const MfmaInstr *> instrs) {
+  std::string out;
+  for (const MfmaInstr *instr : instrs) {
+    if (!out.empty())
+      out += ", ";
+    out += shapeString(*instr);
+  }
+  return out.empty() ? "none" : out;
+}
+
+/// Checks that the fp8 flavour of `type` is the one the chip's matrix cores
+/// read.
+static LogicalResult verifyFp8Format(Operation *op, const ChipInfo &chip,
+                                     Type type) {
+  if (isFnuzFp8(type) && chip.fp8Format != Fp8Format::FNUZ)
+    return op->emitOpError()
+           << "uses " << type << ", an FNUZ fp8 format, but " << chip.name
+           << " matrix cores read OCP fp8 (f8E4M3FN, f8E5M2)";
+  if (isOcpFp8(type) && chip.fp8Format != Fp8Format::OCP)
+    return op->emitOpError()
+           << "uses " << type << ", an OCP fp8 format, but " << chip.name
+           << " matrix cores read FNUZ fp8 (f8E4M3FNUZ, f8E5M2FNUZ)";
+  return success();
+}
+
+static KernelOp getEnclosingKernel(Operation *op) {
+  return op->getParentOfType<KernelOp>();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  StringAttr nameAttr;
+  if (parser.parseSymbolName(nameAttr, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+
+  int32_t waves = 0;
+  if (parser.parseKeyword("waves") || parser.parseLParen() ||
+      parser.parseInteger(waves) || parser.parseRParen())
+    return failure();
+  result.addAttribute(getWavesAttrName(result.name),
+                      builder.getI32IntegerAttr(waves));
+
+  if (succeeded(parser.parseOptionalKeyword("schedule"))) {
+    Attribute schedule;
+    if (parser.parseLParen() || parser.parseAttribute(schedule) ||
+        parser.parseRParen())
+      return failure();
+    result.addAttribute(getScheduleAttrName(result.name), schedule);
+  }
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : args)
+    argTypes.push_back(arg.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(builder.getFunctionType(argTypes,
+                                                            resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, args);
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  function_interface_impl::printFunctionSignature(
+      p, *this, getArgumentTypes(), /*isVariadic=*/false, getResultTypes());
+  p << " waves(" << getWaves() << ")";
+  if (Attribute schedule = getScheduleAttr()) {
+    p << " schedule(";
+    p.printAttribute(schedule);
+    p << ")";
+  }
+  function_interface_impl::printFunctionAttributes(
+      p, *this,
+      {getWavesAttrName(), getScheduleAttrName(), getFunctionTypeAttrName(),
+       getArgAttrsAttrName(), getResAttrsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+/// A block is at most 1024 lanes.
+static constexpr int64_t kMaxWavesPerBlock = 16;
+
+LogicalResult KernelOp::verify() {
+  if (getWaves() > kMaxWavesPerBlock)
+    return emitOpError() << "a block holds at most " << kMaxWavesPerBlock
+                         << " waves (1024 lanes), got " << getWaves();
+  if (Attribute schedule = getScheduleAttr()) {
+    unsigned needed = 0;
+    if (auto pingpong = dyn_cast<PingPongAttr>(schedule))
+      needed = pingpong.getWaves();
+    else if (auto interleave = dyn_cast<InterleaveAttr>(schedule))
+      needed = interleave.getWaves();
+    else
+      return emitOpError() << "schedule must be #hk.pingpong or "
+                              "#hk.interleave, got "
+                           << schedule;
+    if (needed != getWaves())
+      return emitOpError() << "schedule " << schedule << " needs " << needed
+                           << " waves, but the kernel has " << getWaves();
+  }
+  if (!getResultTypes().empty())
+    return emitOpError() << "kernels return nothing, got "
+                         << getResultTypes().size() << " result type(s)";
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
+    if (!isa<GlobalViewType>(type) && !type.isSignlessInteger(32) &&
+        !type.isF32())
+      return emitOpError() << "argument " << i
+                           << " must be an !hk.gl, i32 or f32, got " << type;
+  return success();
+}
+
+int64_t KernelOp::getSharedMemoryBytes() {
+  int64_t bytes = 0;
+  walk([&](AllocOp alloc) {
+    Type type = alloc.getType();
+    if (auto tile = dyn_cast<SharedTileType>(type))
+      bytes += tile.getSizeInBytes();
+    else
+      bytes += cast<SharedVectorType>(type).getSizeInBytes();
+  });
+  return bytes;
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  const ChipInfo *chip = lookupTargetChip(*this);
+  if (!chip)
+    return success();
+  int64_t bytes = getSharedMemoryBytes();
+  if (bytes > chip->ldsBytesPerWorkgroup)
+    return emitOpError() << "allocates " << bytes << " bytes of LDS, but "
+                         << chip->name << " has " << chip->ldsBytesPerWorkgroup
+                         << " per workgroup";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  int64_t index = getIndexAttr().getInt();
+  if (index < 0 || index >= rank)
+    return emitOpError() << "dimension " << index
+                         << " is out of range for a rank-" << rank
+                         << " global view";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static int64_t getSharedBytes(Type type) {
+  if (auto tile = dyn_cast<SharedTileType>(type))
+    return tile.getSizeInBytes();
+  return cast<SharedVectorType>(type).getSizeInBytes();
+}
+
+LogicalResult AllocOp::verify() {
+  if (!getEnclosingKernel(*this))
+    return emitOpError() << "must be inside an hk.kernel";
+  const ChipInfo *chip = lookupTargetChip(*this);
+  int64_t bytes = getSharedBytes(getType());
+  if (chip && bytes > chip->ldsBytesPerWorkgroup)
+    return emitOpError() << "needs " << bytes << " bytes of LDS, but "
+                         << chip->name << " has " << chip->ldsBytesPerWorkgroup
+                         << " per workgroup";
+  return success();
+}
+
+static Type getElementTypeOf(Type type) {
+  return llvm::TypeSwitch<Type, Type>(type)
+      .Case<RegisterTileType, RegisterVectorType, SharedTileType,
+            SharedVectorType, GlobalViewType>(
+          [](auto t) { return t.getElementType(); })
+      .Default([](Type t) { return t; });
+}
+
+/// Checks a register <-> memory transfer (hk.load / hk.store): index count,
+/// shapes and element-type conversion.
+static LogicalResult verifyTransfer(Operation *op, Type memType, Type regType,
+                                    size_t numIndices) {
+  Type memElem = getElementTypeOf(memType);
+  Type regElem = getElementTypeOf(regType);
+  if (memElem != regElem && !(isa<FloatType>(memElem) && isa<FloatType>(regElem)))
+    return op->emitOpError() << "converts only between float element types, "
+                                "got "
+                             << memElem << " and " << regElem;
+
+  if (auto view = dyn_cast<GlobalViewType>(memType)) {
+    if (numIndices != size_t(view.getRank()))
+      return op->emitOpError()
+             << "expects " << view.getRank() << " indices for a rank-"
+             << view.getRank() << " global view, got " << numIndices;
+    if (isa<RegisterTileType>(regType) && view.getRank() < 2)
+      return op->emitOpError()
+             << "moves a 2-D register tile, which needs a global view of "
+                "rank 2 or more, got rank "
+             << view.getRank();
+    return success();
+  }
+
+  if (auto shared = dyn_cast<SharedTileType>(memType)) {
+    auto tile = dyn_cast<RegisterTileType>(regType);
+    if (!tile)
+      return op->emitOpError() << "moves a shared tile to or from a register "
+                                  "tile, not "
+                               << regType;
+    if (numIndices == 0) {
+      if (tile.getShape() != shared.getShape())
+        return op->emitOpError()
+               << "register tile " << shapeString(tile.getRows(), tile.getCols())
+               << " must match shared tile "
+               << shapeString(shared.getRows(), shared.getCols())
+               << " (or index one of its subtiles)";
+      return success();
+    }
+    if (numIndices != 2)
+      return op->emitOpError()
+             << "expects 0 or 2 subtile indices for a shared tile, got "
+             << numIndices;
+    if (shared.getRows() % tile.getRows() != 0 ||
+        shared.getCols() % tile.getCols() != 0)
+      return op->emitOpError()
+             << "register tile " << shapeString(tile.getRows(), tile.getCols())
+             << " does not divide shared tile "
+             << shapeString(shared.getRows(), shared.getCols())
+             << " into subtiles";
+    return success();
+  }
+
+  auto shared = cast<SharedVectorType>(memType);
+  auto vec = dyn_cast<RegisterVectorType>(regType);
+  if (!vec)
+    return op->emitOpError() << "moves a shared vector to or from a register "
+                                "vector, not "
+                             << regType;
+  if (numIndices > 1)
+    return op->emitOpError()
+           << "expects 0 or 1 index for a shared vector, got " << numIndices;
+  if (shared.getLength() % vec.getLength() != 0 ||
+      (numIndices == 0 && shared.getLength() != vec.getLength()))
+    return op->emitOpError()
+           << "register vector of " << vec.getLength()
+           << " does not match shared vector of " << shared.getLength();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyTransfer(*this, getSource().getType(), getResult().getType(),
+                        getIndices().size());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyTransfer(*this, getDest().getType(), getValue().getType(),
+                        getIndices().size());
+}
+
+/// Checks a cooperative global <-> shared copy.
+static LogicalResult verifyGroupCopy(Operation *op, GlobalViewType view,
+                                     SharedTileType shared, size_t numIndices,
+                                     std::optional<uint32_t> waves) {
+  if (view.getRank() < 2)
+    return op->emitOpError() << "copies a 2-D shared tile, which needs a "
+                                "global view of rank 2 or more, got rank "
+                             << view.getRank();
+  if (numIndices != size_t(view.getRank()))
+    return op->emitOpError()
+           << "expects " << view.getRank() << " indices for a rank-"
+           << view.getRank() << " global view, got " << numIndices;
+  if (view.getElementType() != shared.getElementType())
+    return op->emitOpError()
+           << "copies raw elements, but the global view holds "
+           << view.getElementType() << " and the shared tile "
+           << shared.getElementType();
+  if (waves) {
+    KernelOp kernel = getEnclosingKernel(op);
+    if (kernel && *waves > kernel.getWaves())
+      return op->emitOpError()
+             << "uses a group of " << *waves << " waves, but the kernel has "
+             << kernel.getWaves();
+  }
+  return success();
+}
+
+LogicalResult GroupLoadOp::verify() {
+  if (getAsync() != bool(getToken()))
+    return emitOpError() << (getAsync() ? "async group load must return a "
+                                          "!hk.token"
+                                        : "synchronous group load returns no "
+                                          "token; add 'async'");
+  return verifyGroupCopy(*this, getSource().getType(), getDest().getType(),
+                         getIndices().size(), getWaves());
+}
+
+LogicalResult GroupStoreOp::verify() {
+  return verifyGroupCopy(*this, getDest().getType(), getSource().getType(),
+                         getIndices().size(), getWaves());
+}
+
+//===----------------------------------------------------------------------===//
+// Creation and conversion
+//===----------------------------------------------------------------------===//
+
+LogicalResult ZeroOp::verify() { return success(); }
+
+LogicalResult FillOp::verify() {
+  Type elem = getElementTypeOf(getType());
+  if (getValue().getType() != elem)
+    return emitOpError() << "fill value of type " << getValue().getType()
+                         << " does not match element type " << elem;
+  return success();
+}
+
+/// Shape (tile) or length (vector) of a register value, and its layout.
+static bool sameShape(Type a, Type b) {
+  if (auto ta = dyn_cast<RegisterTileType>(a))
+    if (auto tb = dyn_cast<RegisterTileType>(b))
+      return ta.getShape() == tb.getShape();
+  if (auto va = dyn_cast<RegisterVectorType>(a))
+    if (auto vb = dyn_cast<RegisterVectorType>(b))
+      return va.getLength() == vb.getLength();
+  return false;
+}
+
+static Attribute getLayoutOf(Type type) {
+  if (auto tile = dyn_cast<RegisterTileType>(type))
+    return tile.getLayout();
+  return cast<RegisterVectorType>(type).getLayout();
+}
+
+LogicalResult ConvertOp::verify() {
+  Type src = getSource().getType(), dst = getType();
+  if (!sameShape(src, dst))
+    return emitOpError() << "changes element types only, but " << src
+                         << " and " << dst << " differ in kind or shape";
+  if (getLayoutOf(src) != getLayoutOf(dst))
+    return emitOpError() << "keeps the layout; use hk.convert_layout to move "
+                            "between "
+                         << getLayoutOf(src) << " and " << getLayoutOf(dst);
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  Type src = getSource().getType(), dst = getType();
+  if (!sameShape(src, dst) ||
+      getElementTypeOf(src) != getElementTypeOf(dst))
+    return emitOpError() << "changes the layout only, but " << src << " and "
+                         << dst << " differ in kind, shape or element type";
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  // Chains of conversions collapse onto the first source.
+  if (auto producer = getSource().getDefiningOp<ConvertLayoutOp>())
+    if (producer.getSource().getType() == getType())
+      return producer.getSource();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// MmaOp
+//===----------------------------------------------------------------------===//
+
+int64_t MmaOp::getK() {
+  RegisterTileType a = getA().getType();
+  bool aHasKInColumns =
+      getForm() == MmaForm::AB || getForm() == MmaForm::ABt;
+  return aHasKInColumns ? a.getCols() : a.getRows();
+}
+
+/// Checks that an operand with an MFMA layout plays the right role with the
+/// right shape.
+static LogicalResult verifyMmaLayout(MmaOp op, StringRef name,
+                                     RegisterTileType type,
+                                     MfmaOperand expected,
+                                     std::optional<MfmaShapeAttr> &shape) {
+  auto layout = dyn_cast_if_present<MfmaLayoutAttr>(type.getLayout());
+  if (!layout)
+    return success();
+  if (layout.getOperand() != expected)
+    return op.emitOpError()
+           << "operand " << name << " of '" << stringifyMmaForm(op.getForm())
+           << "' needs the '" << stringifyMfmaOperand(expected)
+           << "' MFMA layout, got " << layout;
+  auto own = MfmaShapeAttr::get(op.getContext(), layout.getM(),
+                                layout.getN(), layout.getK());
+  if (shape && *shape != own)
+    return op.emitOpError() << "operand " << name << " is laid out for MFMA "
+                            << own << " but another operand or the pinned "
+                            << "instruction uses " << *shape;
+  shape = own;
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  RegisterTileType a = getA().getType(), b = getB().getType(),
+                   acc = getAcc().getType();
+  MmaForm form = getForm();
+  int64_t m = acc.getRows(), n = acc.getCols(), k = getK();
+
+  bool aTransposed = form == MmaForm::AtB || form == MmaForm::AtBt;
+  bool bTransposed = form == MmaForm::ABt || form == MmaForm::AtBt;
+  int64_t aOther = aTransposed ? a.getCols() : a.getRows();
+  if (aOther != m)
+    return emitOpError() << "operand A of '" << stringifyMmaForm(form)
+                         << "' must be " << (aTransposed ? "KxM" : "MxK")
+                         << " with M = " << m << " (the accumulator's rows), "
+                         << "got " << shapeString(a.getRows(), a.getCols());
+  int64_t bK = bTransposed ? b.getCols() : b.getRows();
+  int64_t bN = bTransposed ? b.getRows() : b.getCols();
+  if (bK != k || bN != n)
+    return emitOpError() << "operand B of '" << stringifyMmaForm(form)
+                         << "' must be " << (bTransposed ? "NxK = " : "KxN = ")
+                         << (bTransposed ? shapeString(n, k)
+                                         : shapeString(k, n))
+                         << ", got " << shapeString(b.getRows(), b.getCols());
+
+  Type ea = a.getElementType(), eb = b.getElementType();
+  bool fp8Pair = (isFnuzFp8(ea) || isOcpFp8(ea)) &&
+                 (isFnuzFp8(eb) || isOcpFp8(eb)) &&
+                 isFnuzFp8(ea) == isFnuzFp8(eb);
+  if (ea != eb && !fp8Pair)
+    return emitOpError() << "multiplies " << ea << " by " << eb
+                         << "; A and B must share an element type (or be "
+                            "two fp8 types of one format)";
+  if (!getMfmaElement(ea))
+    return emitOpError() << "has no matrix-core form for " << ea
+                         << " operands";
+  Type expectedAcc = Builder(getContext()).getF32Type();
+  if (ea.isSignlessInteger(8))
+    expectedAcc = Builder(getContext()).getI32Type();
+  if (acc.getElementType() != expectedAcc)
+    return emitOpError() << "accumulates " << ea << " products in "
+                         << expectedAcc << ", got " << acc.getElementType();
+
+  std::optional<MfmaShapeAttr> shape;
+  if (getInstrAttr())
+    shape = getInstrAttr();
+  if (failed(verifyMmaLayout(*this, "A", a, getRequiredMfmaOperand(form, true),
+                             shape)) ||
+      failed(verifyMmaLayout(*this, "B", b,
+                             getRequiredMfmaOperand(form, false), shape)) ||
+      failed(verifyMmaLayout(*this, "C", acc, MfmaOperand::Acc, shape)))
+    return failure();
+
+  if (shape && (m % shape->getM() || n % shape->getN() || k % shape->getK()))
+    return emitOpError() << "MxNxK = " << m << "x" << n << "x" << k
+                         << " is not a multiple of the MFMA " << *shape;
+
+  const ChipInfo *chip = lookupTargetChip(*this);
+  if (!chip)
+    return success();
+  if (failed(verifyFp8Format(*this, *chip, ea)) ||
+      failed(verifyFp8Format(*this, *chip, eb)))
+    return failure();
+  SmallVector<const MfmaInstr *> candidates =
+      getMfmaCandidates(*chip, ea, eb);
+  if (shape) {
+    bool available = llvm::any_of(candidates, [&](const MfmaInstr *instr) {
+      return instr->m == shape->getM() && instr->n == shape->getN() &&
+             instr->k == shape->getK();
+    });
+    if (!available)
+      return emitOpError() << "MFMA " << *shape << " for " << ea
+                           << " operands is not available on " << chip->name
+                           << " (available: " << listShapes(candidates) << ")";
+    return success();
+  }
+  bool fits = llvm::any_of(candidates, [&](const MfmaInstr *instr) {
+    return m % instr->m == 0 && n % instr->n == 0 && k % instr->k == 0;
+  });
+  if (!fits)
+    return emitOpError() << "no MFMA on " << chip->name << " for " << ea
+                         << " operands divides MxNxK = " << m << "x" << n
+                         << "x" << k
+                         << " (available: " << listShapes(candidates) << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyFloatElements(Operation *op, Type type) {
+  Type elem = getElementTypeOf(type);
+  if (!isa<FloatType>(elem))
+    return op->emitOpError() << "expects floating-point elements, got "
+                             << elem;
+  return success();
+}
+
+#define HK_VERIFY_UNARY(OP)                                                    \
+  LogicalResult OP::verify() {                                                 \
+    return verifyFloatElements(*this, getType());                              \
+  }
+HK_VERIFY_UNARY(Exp2Op)
+HK_VERIFY_UNARY(ExpOp)
+HK_VERIFY_UNARY(LogOp)
+HK_VERIFY_UNARY(Log2Op)
+HK_VERIFY_UNARY(AbsOp)
+HK_VERIFY_UNARY(NegOp)
+HK_VERIFY_UNARY(ReluOp)
+HK_VERIFY_UNARY(SqrtOp)
+HK_VERIFY_UNARY(RsqrtOp)
+#undef HK_VERIFY_UNARY
+
+static LogicalResult verifyBinary(Operation *op, Type lhs, Type rhs) {
+  if (rhs == lhs)
+    return success();
+  Type elem = getElementTypeOf(lhs);
+  if (rhs == elem)
+    return success();
+  return op->emitOpError() << "right-hand side must be " << lhs
+                           << " or a scalar " << elem << ", got " << rhs;
+}
+
+#define HK_VERIFY_BINARY(OP)                                                   \
+  LogicalResult OP::verify() {                                                 \
+    return verifyBinary(*this, getLhs().getType(), getRhs().getType());        \
+  }
+HK_VERIFY_BINARY(AddOp)
+HK_VERIFY_BINARY(SubOp)
+HK_VERIFY_BINARY(MulOp)
+HK_VERIFY_BINARY(DivOp)
+HK_VERIFY_BINARY(MaxOp)
+HK_VERIFY_BINARY(MinOp)
+#undef HK_VERIFY_BINARY
+
+//===----------------------------------------------------------------------===//
+// Broadcasts and reductions
+//===----------------------------------------------------------------------===//
+
+/// Checks that `vector` holds one value per row (or column) of `tile`.
+static LogicalResult verifyAlignedVector(Operation *op, RegisterTileType tile,
+                                         RegisterVectorType vector,
+                                         bool alongRows, StringRef what) {
+  int64_t expected = alongRows ? tile.getRows() : tile.getCols();
+  if (vector.getLength() != expected)
+    return op->emitOpError()
+           << what << " needs one value per " << (alongRows ? "row" : "column")
+           << " (" << expected << "), got a vector of " << vector.getLength();
+  if (vector.getElementType() != tile.getElementType())
+    return op->emitOpError() << what << " element type "
+                             << vector.getElementType()
+                             << " differs from the tile's "
+                             << tile.getElementType();
+  auto vecLayout = dyn_cast_if_present<VectorLayoutAttr>(vector.getLayout());
+  if (!vecLayout || !tile.getLayout())
+    return success();
+  if (vecLayout.getRows() != alongRows ||
+      !layoutsEquivalent(vecLayout.getTile(), tile.getLayout(),
+                         tile.getRows(), tile.getCols()))
+    return op->emitOpError() << what << " layout " << vecLayout
+                             << " is not aligned with the "
+                             << (alongRows ? "rows" : "columns")
+                             << " of a tile in layout " << tile.getLayout();
+  return success();
+}
+
+#define HK_VERIFY_BROADCAST(OP)                                                \
+  LogicalResult OP::verify() {                                                 \
+    return verifyAlignedVector(*this, getTile().getType(),                     \
+                               getVector().getType(), alongRows(), "vector");  \
+  }
+HK_VERIFY_BROADCAST(AddRowOp)
+HK_VERIFY_BROADCAST(SubRowOp)
+HK_VERIFY_BROADCAST(MulRowOp)
+HK_VERIFY_BROADCAST(DivRowOp)
+HK_VERIFY_BROADCAST(AddColOp)
+HK_VERIFY_BROADCAST(SubColOp)
+HK_VERIFY_BROADCAST(MulColOp)
+HK_VERIFY_BROADCAST(DivColOp)
+#undef HK_VERIFY_BROADCAST
+
+template <typename ReduceOp>
+static LogicalResult verifyReduce(ReduceOp op) {
+  return verifyAlignedVector(op, op.getTile().getType(), op.getType(),
+                             ReduceOp::alongRows(), "result");
+}
+
+#define HK_VERIFY_REDUCE(OP)                                                   \
+  LogicalResult OP::verify() { return verifyReduce(*this); }
+HK_VERIFY_REDUCE(RowMaxOp)
+HK_VERIFY_REDUCE(RowMinOp)
+HK_VERIFY_REDUCE(RowSumOp)
+HK_VERIFY_REDUCE(ColMaxOp)
+HK_VERIFY_REDUCE(ColMinOp)
+HK_VERIFY_REDUCE(ColSumOp)
+#undef HK_VERIFY_REDUCE
+
+//===----------------------------------------------------------------------===//
+// Masks and softmax
+//===----------------------------------------------------------------------===//
+
+#define HK_VERIFY_MASK(OP)                                                     \
+  LogicalResult OP::verify() { return verifyFloatElements(*this, getType()); }
+HK_VERIFY_MASK(TrilOp)
+HK_VERIFY_MASK(TriuOp)
+HK_VERIFY_MASK(CausalMaskOp)
+HK_VERIFY_MASK(BoundsMaskOp)
+#undef HK_VERIFY_MASK
+
+LogicalResult SoftmaxOp::verify() {
+  RegisterTileType scores = getScores().getType();
+  if (!scores.getElementType().isF32())
+    return emitOpError() << "works on f32 scores, got "
+                         << scores.getElementType();
+  return verifyAlignedVector(*this, scores, getMax().getType(),
+                             /*alongRows=*/true, "running max");
+}
+
+//===----------------------------------------------------------------------===//
+// ClusterOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClusterOp::verify() {
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError() << "yields (" << yield.getValues().getTypes()
+                         << ") but returns (" << getResultTypes() << ")";
+  return success();
+}
+
+void ClusterOp::getSuccessorRegions(RegionBranchPoint point,
+                                    SmallVectorImpl<RegionSuccessor> &regions) {
+  if (point.isParent()) {
+    regions.push_back(RegionSuccessor(&getBody()));
+    return;
+  }
+  regions.push_back(RegionSuccessor(getOperation(), getResults()));
+}

@@ -1,0 +1,93 @@
+//===- Layouts.cpp - Lane layouts of register tiles -----------------------===//
+
+#include "hk/Dialect/HK/IR/Layouts.h"
+
+#include "hk/Dialect/HK/IR/HKAttrs.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace hk;
+
+FragmentLayout FragmentLayout::rowRuns(unsigned period, unsigned run) {
+  return FragmentLayout(Kind::RowRuns, period, run, period, run * 64 / period);
+}
+
+FragmentLayout FragmentLayout::colRuns(unsigned period, unsigned run) {
+  return FragmentLayout(Kind::ColRuns, period, run, run * 64 / period, period);
+}
+
+FragmentLayout FragmentLayout::accumulator(unsigned m, unsigned n) {
+  return FragmentLayout(Kind::Accumulator, n, 4, m, n);
+}
+
+std::optional<FragmentLayout> FragmentLayout::get(mlir::Attribute layout) {
+  if (auto tile = llvm::dyn_cast_if_present<TileLayoutAttr>(layout)) {
+    // HipKittens' 16x16 base blocks with four elements per lane.
+    if (tile.getValue() == TileLayout::Row)
+      return rowRuns(16, 4);
+    return colRuns(16, 4);
+  }
+  auto mfma = llvm::dyn_cast_if_present<MfmaLayoutAttr>(layout);
+  if (!mfma)
+    return std::nullopt;
+  unsigned m = mfma.getM(), n = mfma.getN(), k = mfma.getK();
+  switch (mfma.getOperand()) {
+  case MfmaOperand::A:
+    return rowRuns(m, k * m / 64);
+  case MfmaOperand::B:
+    return colRuns(n, k * n / 64);
+  case MfmaOperand::Acc:
+    return accumulator(m, n);
+  }
+  return std::nullopt;
+}
+
+FragmentLayout::Slot FragmentLayout::locateInBlock(int64_t r,
+                                                   int64_t c) const {
+  switch (kind) {
+  case Kind::RowRuns:
+    return {static_cast<unsigned>(r + period * (c / run)), c % run};
+  case Kind::ColRuns:
+    return {static_cast<unsigned>(c + period * (r / run)), r % run};
+  case Kind::Accumulator: {
+    // Four consecutive rows per register group; 64/N lane groups.
+    int64_t n = period;
+    int64_t index = (r % 4) + 4 * (r / (256 / n));
+    int64_t lane = c + n * ((r / 4) % (64 / n));
+    return {static_cast<unsigned>(lane), index};
+  }
+  }
+  return {0, 0};
+}
+
+FragmentLayout::Slot FragmentLayout::locate(int64_t r, int64_t c,
+                                            int64_t cols) const {
+  int64_t blocksPerRow = cols / baseCols;
+  int64_t block = (r / baseRows) * blocksPerRow + (c / baseCols);
+  Slot inBlock = locateInBlock(r % baseRows, c % baseCols);
+  return {inBlock.lane, block * getElementsPerBlock() + inBlock.index};
+}
+
+std::string FragmentLayout::describe() const {
+  const char *name = kind == Kind::RowRuns   ? "row runs"
+                     : kind == Kind::ColRuns ? "column runs"
+                                             : "accumulator";
+  return (llvm::Twine(name) + " over " + llvm::Twine(baseRows) + "x" +
+          llvm::Twine(baseCols) + " blocks")
+      .str();
+}
+
+bool hk::layoutsEquivalent(mlir::Attribute a, mlir::Attribute b, int64_t rows,
+                           int64_t cols) {
+  if (a == b)
+    return true;
+  std::optional<FragmentLayout> la = FragmentLayout::get(a);
+  std::optional<FragmentLayout> lb = FragmentLayout::get(b);
+  if (!la || !lb || !la->tiles(rows, cols) || !lb->tiles(rows, cols))
+    return false;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      if (!(la->locate(r, c, cols) == lb->locate(r, c, cols)))
+        return false;
+  return true;
+}

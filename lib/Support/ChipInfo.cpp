@@ -1,0 +1,230 @@
+//===- ChipInfo.cpp - Facts about the AMD Instinct chips HK targets -------===//
+
+#include "hk/Support/ChipInfo.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace hk;
+using E = MfmaElement;
+
+llvm::StringRef hk::stringifyMfmaElement(MfmaElement e) {
+  switch (e) {
+  case E::F64:
+    return "f64";
+  case E::F32:
+    return "f32";
+  case E::XF32:
+    return "xf32";
+  case E::F16:
+    return "f16";
+  case E::BF16:
+    return "bf16";
+  case E::I8:
+    return "i8";
+  case E::I32:
+    return "i32";
+  case E::Fp8:
+    return "fp8";
+  case E::Bf8:
+    return "bf8";
+  case E::F8F6F4:
+    return "f8f6f4";
+  }
+  return "?";
+}
+
+unsigned hk::mfmaElementBits(MfmaElement e) {
+  switch (e) {
+  case E::F64:
+    return 64;
+  case E::F32:
+  case E::XF32:
+  case E::I32:
+    return 32;
+  case E::F16:
+  case E::BF16:
+    return 16;
+  case E::I8:
+  case E::Fp8:
+  case E::Bf8:
+  case E::F8F6F4:
+    return 8;
+  }
+  return 0;
+}
+
+unsigned MfmaInstr::operandRegs() const {
+  unsigned bits = kPerLane() * mfmaElementBits(a);
+  return std::max(1u, bits / 32);
+}
+
+unsigned LdsBankModel::readLanesPerPhase(unsigned bytesPerLane) const {
+  unsigned perPhase = banks * bankWidthBytes / std::max(bytesPerLane, 4u);
+  return std::min(perPhase, 64u);
+}
+
+unsigned LdsBankModel::writeLanesPerPhase(unsigned bytesPerLane) const {
+  if (bytesPerLane == 8 && write64LanesPerPhase)
+    return write64LanesPerPhase;
+  return readLanesPerPhase(bytesPerLane);
+}
+
+// Dense MFMAs common to CDNA3 and CDNA4.
+#define HK_COMMON_MFMAS                                                        \
+  {"v_mfma_f32_32x32x1_2b_f32", E::F32, E::F32, E::F32, 32, 32, 1, 2},         \
+      {"v_mfma_f32_16x16x1_4b_f32", E::F32, E::F32, E::F32, 16, 16, 1, 4},     \
+      {"v_mfma_f32_4x4x1_16b_f32", E::F32, E::F32, E::F32, 4, 4, 1, 16},       \
+      {"v_mfma_f32_32x32x2_f32", E::F32, E::F32, E::F32, 32, 32, 2, 1},        \
+      {"v_mfma_f32_16x16x4_f32", E::F32, E::F32, E::F32, 16, 16, 4, 1},        \
+      {"v_mfma_f32_32x32x4_2b_f16", E::F16, E::F16, E::F32, 32, 32, 4, 2},     \
+      {"v_mfma_f32_16x16x4_4b_f16", E::F16, E::F16, E::F32, 16, 16, 4, 4},     \
+      {"v_mfma_f32_4x4x4_16b_f16", E::F16, E::F16, E::F32, 4, 4, 4, 16},       \
+      {"v_mfma_f32_32x32x8_f16", E::F16, E::F16, E::F32, 32, 32, 8, 1},        \
+      {"v_mfma_f32_16x16x16_f16", E::F16, E::F16, E::F32, 16, 16, 16, 1},      \
+      {"v_mfma_f32_32x32x4_2b_bf16", E::BF16, E::BF16, E::F32, 32, 32, 4, 2},  \
+      {"v_mfma_f32_16x16x4_4b_bf16", E::BF16, E::BF16, E::F32, 16, 16, 4, 4},  \
+      {"v_mfma_f32_4x4x4_16b_bf16", E::BF16, E::BF16, E::F32, 4, 4, 4, 16},    \
+      {"v_mfma_f32_32x32x8_bf16", E::BF16, E::BF16, E::F32, 32, 32, 8, 1},     \
+      {"v_mfma_f32_16x16x16_bf16", E::BF16, E::BF16, E::F32, 16, 16, 16, 1},   \
+      {"v_mfma_i32_32x32x4_2b_i8", E::I8, E::I8, E::I32, 32, 32, 4, 2},        \
+      {"v_mfma_i32_16x16x4_4b_i8", E::I8, E::I8, E::I32, 16, 16, 4, 4},        \
+      {"v_mfma_i32_4x4x4_16b_i8", E::I8, E::I8, E::I32, 4, 4, 4, 16},          \
+      {"v_mfma_i32_32x32x16_i8", E::I8, E::I8, E::I32, 32, 32, 16, 1},         \
+      {"v_mfma_i32_16x16x32_i8", E::I8, E::I8, E::I32, 16, 16, 32, 1},         \
+      {"v_mfma_f32_16x16x32_fp8_fp8", E::Fp8, E::Fp8, E::F32, 16, 16, 32, 1},  \
+      {"v_mfma_f32_16x16x32_fp8_bf8", E::Fp8, E::Bf8, E::F32, 16, 16, 32, 1},  \
+      {"v_mfma_f32_16x16x32_bf8_fp8", E::Bf8, E::Fp8, E::F32, 16, 16, 32, 1},  \
+      {"v_mfma_f32_16x16x32_bf8_bf8", E::Bf8, E::Bf8, E::F32, 16, 16, 32, 1},  \
+      {"v_mfma_f32_32x32x16_fp8_fp8", E::Fp8, E::Fp8, E::F32, 32, 32, 16, 1},  \
+      {"v_mfma_f32_32x32x16_fp8_bf8", E::Fp8, E::Bf8, E::F32, 32, 32, 16, 1},  \
+      {"v_mfma_f32_32x32x16_bf8_fp8", E::Bf8, E::Fp8, E::F32, 32, 32, 16, 1},  \
+      {"v_mfma_f32_32x32x16_bf8_bf8", E::Bf8, E::Bf8, E::F32, 32, 32, 16, 1},  \
+      {"v_mfma_f64_16x16x4_f64", E::F64, E::F64, E::F64, 16, 16, 4, 1},        \
+      {"v_mfma_f64_4x4x4_4b_f64", E::F64, E::F64, E::F64, 4, 4, 4, 4}
+
+static const MfmaInstr gfx942Mfmas[] = {
+    HK_COMMON_MFMAS,
+    // xf32 exists on CDNA3 only.
+    {"v_mfma_f32_32x32x4_xf32", E::XF32, E::XF32, E::F32, 32, 32, 4, 1},
+    {"v_mfma_f32_16x16x8_xf32", E::XF32, E::XF32, E::F32, 16, 16, 8, 1},
+};
+
+static const MfmaInstr gfx950Mfmas[] = {
+    HK_COMMON_MFMAS,
+    // CDNA4 double-rate 16-bit and 8-bit integer shapes.
+    {"v_mfma_f32_16x16x32_f16", E::F16, E::F16, E::F32, 16, 16, 32, 1},
+    {"v_mfma_f32_32x32x16_f16", E::F16, E::F16, E::F32, 32, 32, 16, 1},
+    {"v_mfma_f32_16x16x32_bf16", E::BF16, E::BF16, E::F32, 16, 16, 32, 1},
+    {"v_mfma_f32_32x32x16_bf16", E::BF16, E::BF16, E::F32, 32, 32, 16, 1},
+    {"v_mfma_i32_16x16x64_i8", E::I8, E::I8, E::I32, 16, 16, 64, 1},
+    {"v_mfma_i32_32x32x32_i8", E::I8, E::I8, E::I32, 32, 32, 32, 1},
+    // Scaled f8f6f4: the operand formats are instruction modifiers.
+    {"v_mfma_scale_f32_16x16x128_f8f6f4", E::F8F6F4, E::F8F6F4, E::F32, 16, 16,
+     128, 1, /*scaled=*/true},
+    {"v_mfma_scale_f32_32x32x64_f8f6f4", E::F8F6F4, E::F8F6F4, E::F32, 32, 32,
+     64, 1, /*scaled=*/true},
+};
+
+#undef HK_COMMON_MFMAS
+
+static const unsigned gfx942DirectToLds[] = {1, 2, 4};
+static const unsigned gfx950DirectToLds[] = {1, 2, 4, 12, 16};
+
+static const ChipInfo chipTable[] = {
+    {
+        /*name=*/"gfx942",
+        /*products=*/"MI300X/MI325X",
+        /*generation=*/"CDNA3",
+        /*ldsBytesPerWorkgroup=*/64 * 1024,
+        /*lds=*/{/*banks=*/32, /*bankWidthBytes=*/4, /*write64=*/0},
+        /*fp8Format=*/Fp8Format::FNUZ,
+        /*directToLdsBytes=*/gfx942DirectToLds,
+        /*mfmaInstrs=*/gfx942Mfmas,
+        /*hasLdsTransposeRead=*/false,
+        /*hasPermlaneSwap=*/false,
+        /*hasPackedBf16Convert=*/false,
+        /*computeUnits=*/304,
+        /*xcds=*/8,
+    },
+    {
+        /*name=*/"gfx950",
+        /*products=*/"MI350X/MI355X",
+        /*generation=*/"CDNA4",
+        /*ldsBytesPerWorkgroup=*/160 * 1024,
+        // 64 banks: ds_read_b128 serves 16 lanes per phase, ds_read_b64 32,
+        // and ds_write_b64 (measured) 16.
+        /*lds=*/{/*banks=*/64, /*bankWidthBytes=*/4, /*write64=*/16},
+        /*fp8Format=*/Fp8Format::OCP,
+        /*directToLdsBytes=*/gfx950DirectToLds,
+        /*mfmaInstrs=*/gfx950Mfmas,
+        /*hasLdsTransposeRead=*/true,
+        /*hasPermlaneSwap=*/true,
+        /*hasPackedBf16Convert=*/true,
+        /*computeUnits=*/256,
+        /*xcds=*/8,
+    },
+};
+
+llvm::ArrayRef<ChipInfo> ChipInfo::all() { return chipTable; }
+
+const ChipInfo *ChipInfo::lookup(llvm::StringRef name) {
+  // Accept target ids with feature suffixes ("gfx942:sramecc+:xnack-").
+  llvm::StringRef base = name.split(':').first;
+  for (const ChipInfo &chip : chipTable)
+    if (chip.name == base)
+      return &chip;
+  return nullptr;
+}
+
+std::string ChipInfo::knownChipNames() {
+  std::string names;
+  for (const ChipInfo &chip : chipTable) {
+    if (!names.empty())
+      names += ", ";
+    names += chip.name.str();
+  }
+  return names;
+}
+
+bool ChipInfo::supportsDirectToLds(unsigned bytesPerLane) const {
+  return llvm::is_contained(directToLdsBytes, bytesPerLane);
+}
+
+const MfmaInstr *ChipInfo::findMfma(MfmaElement ab, unsigned m, unsigned n,
+                                    unsigned k) const {
+  for (const MfmaInstr &instr : mfmaInstrs)
+    if (instr.a == ab && instr.b == ab && instr.blocks == 1 && instr.m == m &&
+        instr.n == n && instr.k == k)
+      return &instr;
+  return nullptr;
+}
+
+const MfmaInstr *ChipInfo::findMfma(llvm::StringRef mnemonic) const {
+  for (const MfmaInstr &instr : mfmaInstrs)
+    if (instr.mnemonic == mnemonic)
+      return &instr;
+  return nullptr;
+}
+
+unsigned ChipInfo::occupancy(unsigned vgprs, unsigned agprs,
+                             unsigned ldsBytes,
+                             unsigned wavesPerWorkgroup) const {
+  // AGPRs are allocated after the arch VGPRs rounded up to 4; the unified
+  // file is allocated in granules of 8 registers.
+  unsigned unified = llvm::alignTo(llvm::alignTo(vgprs, 4) + agprs, 8);
+  unsigned byRegs =
+      unified == 0 ? maxWavesPerSimd : vgprsPerSimdLane / unified;
+  unsigned waves = std::min(maxWavesPerSimd, byRegs);
+  if (ldsBytes > 0 && wavesPerWorkgroup > 0) {
+    if (ldsBytes > ldsBytesPerWorkgroup)
+      return 0;
+    unsigned groupsPerCU = ldsBytesPerWorkgroup / ldsBytes;
+    unsigned byLds = groupsPerCU * wavesPerWorkgroup / simdsPerCU;
+    waves = std::min(waves, std::max(byLds, 1u));
+  }
+  return waves;
+}

@@ -1,0 +1,22 @@
+//===- hk-opt.cpp - The hk optimizer driver -------------------------------===//
+//
+// mlir-opt with the hk dialect, its passes and the upstream dialects and
+// passes the hk pipeline lowers through.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hk/Dialect/HK/IR/HKDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllPasses();
+  registry.insert<hk::HKDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "HK-MLIR optimizer driver\n", registry));
+}
