@@ -139,6 +139,7 @@ static const ChipInfo chipTable[] = {
         /*name=*/"gfx942",
         /*products=*/"MI300X/MI325X",
         /*generation=*/"CDNA3",
+        /*elfMach=*/0x04c,
         /*ldsBytesPerWorkgroup=*/64 * 1024,
         /*lds=*/{/*banks=*/32, /*bankWidthBytes=*/4, /*write64=*/0},
         /*fp8Format=*/Fp8Format::FNUZ,
@@ -154,6 +155,7 @@ static const ChipInfo chipTable[] = {
         /*name=*/"gfx950",
         /*products=*/"MI350X/MI355X",
         /*generation=*/"CDNA4",
+        /*elfMach=*/0x04f,
         /*ldsBytesPerWorkgroup=*/160 * 1024,
         // 64 banks: ds_read_b128 serves 16 lanes per phase, ds_read_b64 32,
         // and ds_write_b64 (measured) 16.
@@ -176,6 +178,13 @@ const ChipInfo *ChipInfo::lookup(llvm::StringRef name) {
   llvm::StringRef base = name.split(':').first;
   for (const ChipInfo &chip : chipTable)
     if (chip.name == base)
+      return &chip;
+  return nullptr;
+}
+
+const ChipInfo *ChipInfo::lookupElfMach(unsigned mach) {
+  for (const ChipInfo &chip : chipTable)
+    if (chip.elfMach == mach)
       return &chip;
   return nullptr;
 }
@@ -210,14 +219,12 @@ const MfmaInstr *ChipInfo::findMfma(llvm::StringRef mnemonic) const {
   return nullptr;
 }
 
-unsigned ChipInfo::occupancy(unsigned vgprs, unsigned agprs,
-                             unsigned ldsBytes,
+unsigned ChipInfo::occupancy(unsigned vgprs, unsigned agprs, unsigned ldsBytes,
                              unsigned wavesPerWorkgroup) const {
   // AGPRs are allocated after the arch VGPRs rounded up to 4; the unified
   // file is allocated in granules of 8 registers.
   unsigned unified = llvm::alignTo(llvm::alignTo(vgprs, 4) + agprs, 8);
-  unsigned byRegs =
-      unified == 0 ? maxWavesPerSimd : vgprsPerSimdLane / unified;
+  unsigned byRegs = unified == 0 ? maxWavesPerSimd : vgprsPerSimdLane / unified;
   unsigned waves = std::min(maxWavesPerSimd, byRegs);
   if (ldsBytes > 0 && wavesPerWorkgroup > 0) {
     if (ldsBytes > ldsBytesPerWorkgroup)

@@ -1,4 +1,5 @@
-//===- ChipInfo.h - Facts about the AMD Instinct chips HK targets -*- C++ -*-===//
+//===- ChipInfo.h - Facts about the AMD Instinct chips HK targets -*- C++
+//-*-===//
 //
 // The one place that knows what gfx942 and gfx950 can do. Verifiers, passes,
 // the code-object tools and the emulator all query this table instead of
@@ -26,8 +27,8 @@ enum class MfmaElement : uint8_t {
   BF16,
   I8,
   I32,
-  Fp8, ///< E4M3 in the chip's fp8 format (FNUZ on gfx942, OCP on gfx950).
-  Bf8, ///< E5M2 in the chip's fp8 format.
+  Fp8,   ///< E4M3 in the chip's fp8 format (FNUZ on gfx942, OCP on gfx950).
+  Bf8,   ///< E5M2 in the chip's fp8 format.
   F8F6F4 ///< gfx950 scaled MFMA: operand format chosen per instruction.
 };
 
@@ -69,9 +70,10 @@ struct LdsBankModel {
 };
 
 struct ChipInfo {
-  llvm::StringRef name;        ///< "gfx942"
-  llvm::StringRef products;    ///< "MI300X/MI325X"
-  llvm::StringRef generation;  ///< "CDNA3"
+  llvm::StringRef name;       ///< "gfx942"
+  llvm::StringRef products;   ///< "MI300X/MI325X"
+  llvm::StringRef generation; ///< "CDNA3"
+  unsigned elfMach;           ///< EF_AMDGPU_MACH_* value in e_flags.
   unsigned ldsBytesPerWorkgroup;
   LdsBankModel lds;
   Fp8Format fp8Format;
@@ -95,6 +97,8 @@ struct ChipInfo {
 
   /// Returns the chip called `name`, or null.
   static const ChipInfo *lookup(llvm::StringRef name);
+  /// Returns the chip whose code objects carry `mach` in e_flags, or null.
+  static const ChipInfo *lookupElfMach(unsigned mach);
   static llvm::ArrayRef<ChipInfo> all();
   /// "gfx942, gfx950": for diagnostics.
   static std::string knownChipNames();

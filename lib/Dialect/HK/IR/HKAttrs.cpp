@@ -67,8 +67,8 @@ Attribute MfmaLayoutAttr::parse(AsmParser &parser, Type) {
 }
 
 void MfmaLayoutAttr::print(AsmPrinter &printer) const {
-  printer << "<" << stringifyMfmaOperand(getOperand()) << ", " << getM()
-          << "x" << getN() << "x" << getK() << ">";
+  printer << "<" << stringifyMfmaOperand(getOperand()) << ", " << getM() << "x"
+          << getN() << "x" << getK() << ">";
 }
 
 LogicalResult
@@ -118,15 +118,15 @@ Attribute VectorLayoutAttr::parse(AsmParser &parser, Type) {
     return {};
   StringRef keyword;
   if (succeeded(parser.parseOptionalKeyword(&keyword, {"row", "col"}))) {
-    tile = TileLayoutAttr::get(parser.getContext(),
-                               *symbolizeTileLayout(keyword));
+    tile =
+        TileLayoutAttr::get(parser.getContext(), *symbolizeTileLayout(keyword));
   } else if (parser.parseAttribute(tile)) {
     return {};
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), axis == "rows", tile);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    axis == "rows", tile);
 }
 
 void VectorLayoutAttr::print(AsmPrinter &printer) const {
@@ -169,8 +169,8 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("max_phase") || parser.parseEqual() ||
       parser.parseInteger(maxPhase) || parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), vec, perPhase, maxPhase);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    vec, perPhase, maxPhase);
 }
 
 void SwizzleAttr::print(AsmPrinter &printer) const {

@@ -18,8 +18,7 @@ using namespace hk;
 //===----------------------------------------------------------------------===//
 
 /// `: T` when both binary operands have type T, `: T, S` otherwise.
-static ParseResult parseBinaryTypes(OpAsmParser &parser, Type &lhs,
-                                    Type &rhs) {
+static ParseResult parseBinaryTypes(OpAsmParser &parser, Type &lhs, Type &rhs) {
   if (parser.parseType(lhs))
     return failure();
   if (succeeded(parser.parseOptionalComma()))
@@ -58,8 +57,8 @@ std::optional<MfmaElement> hk::getMfmaElement(Type type) {
   return std::nullopt;
 }
 
-SmallVector<const MfmaInstr *>
-hk::getMfmaCandidates(const ChipInfo &chip, Type a, Type b) {
+SmallVector<const MfmaInstr *> hk::getMfmaCandidates(const ChipInfo &chip,
+                                                     Type a, Type b) {
   SmallVector<const MfmaInstr *> result;
   std::optional<MfmaElement> ea = getMfmaElement(a);
   std::optional<MfmaElement> eb = getMfmaElement(b);
@@ -161,12 +160,12 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<Type> argTypes;
   for (OpAsmParser::Argument &arg : args)
     argTypes.push_back(arg.type);
-  result.addAttribute(getFunctionTypeAttrName(result.name),
-                      TypeAttr::get(builder.getFunctionType(argTypes,
-                                                            resultTypes)));
-  call_interface_impl::addArgAndResultAttrs(
-      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
-      getResAttrsAttrName(result.name));
+  result.addAttribute(
+      getFunctionTypeAttrName(result.name),
+      TypeAttr::get(builder.getFunctionType(argTypes, resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(builder, result, args, resultAttrs,
+                                            getArgAttrsAttrName(result.name),
+                                            getResAttrsAttrName(result.name));
 
   Region *body = result.addRegion();
   return parser.parseRegion(*body, args);
@@ -298,7 +297,8 @@ static LogicalResult verifyTransfer(Operation *op, Type memType, Type regType,
                                     size_t numIndices) {
   Type memElem = getElementTypeOf(memType);
   Type regElem = getElementTypeOf(regType);
-  if (memElem != regElem && !(isa<FloatType>(memElem) && isa<FloatType>(regElem)))
+  if (memElem != regElem &&
+      !(isa<FloatType>(memElem) && isa<FloatType>(regElem)))
     return op->emitOpError() << "converts only between float element types, "
                                 "got "
                              << memElem << " and " << regElem;
@@ -325,7 +325,8 @@ static LogicalResult verifyTransfer(Operation *op, Type memType, Type regType,
     if (numIndices == 0) {
       if (tile.getShape() != shared.getShape())
         return op->emitOpError()
-               << "register tile " << shapeString(tile.getRows(), tile.getCols())
+               << "register tile "
+               << shapeString(tile.getRows(), tile.getCols())
                << " must match shared tile "
                << shapeString(shared.getRows(), shared.getCols())
                << " (or index one of its subtiles)";
@@ -448,8 +449,8 @@ static Attribute getLayoutOf(Type type) {
 LogicalResult ConvertOp::verify() {
   Type src = getSource().getType(), dst = getType();
   if (!sameShape(src, dst))
-    return emitOpError() << "changes element types only, but " << src
-                         << " and " << dst << " differ in kind or shape";
+    return emitOpError() << "changes element types only, but " << src << " and "
+                         << dst << " differ in kind or shape";
   if (getLayoutOf(src) != getLayoutOf(dst))
     return emitOpError() << "keeps the layout; use hk.convert_layout to move "
                             "between "
@@ -459,8 +460,7 @@ LogicalResult ConvertOp::verify() {
 
 LogicalResult ConvertLayoutOp::verify() {
   Type src = getSource().getType(), dst = getType();
-  if (!sameShape(src, dst) ||
-      getElementTypeOf(src) != getElementTypeOf(dst))
+  if (!sameShape(src, dst) || getElementTypeOf(src) != getElementTypeOf(dst))
     return emitOpError() << "changes the layout only, but " << src << " and "
                          << dst << " differ in kind, shape or element type";
   return success();
@@ -482,8 +482,7 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 
 int64_t MmaOp::getK() {
   RegisterTileType a = getA().getType();
-  bool aHasKInColumns =
-      getForm() == MmaForm::AB || getForm() == MmaForm::ABt;
+  bool aHasKInColumns = getForm() == MmaForm::AB || getForm() == MmaForm::ABt;
   return aHasKInColumns ? a.getCols() : a.getRows();
 }
 
@@ -501,8 +500,8 @@ static LogicalResult verifyMmaLayout(MmaOp op, StringRef name,
            << "operand " << name << " of '" << stringifyMmaForm(op.getForm())
            << "' needs the '" << stringifyMfmaOperand(expected)
            << "' MFMA layout, got " << layout;
-  auto own = MfmaShapeAttr::get(op.getContext(), layout.getM(),
-                                layout.getN(), layout.getK());
+  auto own = MfmaShapeAttr::get(op.getContext(), layout.getM(), layout.getN(),
+                                layout.getK());
   if (shape && *shape != own)
     return op.emitOpError() << "operand " << name << " is laid out for MFMA "
                             << own << " but another operand or the pinned "
@@ -543,8 +542,7 @@ LogicalResult MmaOp::verify() {
                          << "; A and B must share an element type (or be "
                             "two fp8 types of one format)";
   if (!getMfmaElement(ea))
-    return emitOpError() << "has no matrix-core form for " << ea
-                         << " operands";
+    return emitOpError() << "has no matrix-core form for " << ea << " operands";
   Type expectedAcc = Builder(getContext()).getF32Type();
   if (ea.isSignlessInteger(8))
     expectedAcc = Builder(getContext()).getI32Type();
@@ -557,8 +555,8 @@ LogicalResult MmaOp::verify() {
     shape = getInstrAttr();
   if (failed(verifyMmaLayout(*this, "A", a, getRequiredMfmaOperand(form, true),
                              shape)) ||
-      failed(verifyMmaLayout(*this, "B", b,
-                             getRequiredMfmaOperand(form, false), shape)) ||
+      failed(verifyMmaLayout(*this, "B", b, getRequiredMfmaOperand(form, false),
+                             shape)) ||
       failed(verifyMmaLayout(*this, "C", acc, MfmaOperand::Acc, shape)))
     return failure();
 
@@ -572,8 +570,7 @@ LogicalResult MmaOp::verify() {
   if (failed(verifyFp8Format(*this, *chip, ea)) ||
       failed(verifyFp8Format(*this, *chip, eb)))
     return failure();
-  SmallVector<const MfmaInstr *> candidates =
-      getMfmaCandidates(*chip, ea, eb);
+  SmallVector<const MfmaInstr *> candidates = getMfmaCandidates(*chip, ea, eb);
   if (shape) {
     bool available = llvm::any_of(candidates, [&](const MfmaInstr *instr) {
       return instr->m == shape->getM() && instr->n == shape->getN() &&
@@ -590,9 +587,9 @@ LogicalResult MmaOp::verify() {
   });
   if (!fits)
     return emitOpError() << "no MFMA on " << chip->name << " for " << ea
-                         << " operands divides MxNxK = " << m << "x" << n
-                         << "x" << k
-                         << " (available: " << listShapes(candidates) << ")";
+                         << " operands divides MxNxK = " << m << "x" << n << "x"
+                         << k << " (available: " << listShapes(candidates)
+                         << ")";
   return success();
 }
 
@@ -603,15 +600,12 @@ LogicalResult MmaOp::verify() {
 static LogicalResult verifyFloatElements(Operation *op, Type type) {
   Type elem = getElementTypeOf(type);
   if (!isa<FloatType>(elem))
-    return op->emitOpError() << "expects floating-point elements, got "
-                             << elem;
+    return op->emitOpError() << "expects floating-point elements, got " << elem;
   return success();
 }
 
 #define HK_VERIFY_UNARY(OP)                                                    \
-  LogicalResult OP::verify() {                                                 \
-    return verifyFloatElements(*this, getType());                              \
-  }
+  LogicalResult OP::verify() { return verifyFloatElements(*this, getType()); }
 HK_VERIFY_UNARY(Exp2Op)
 HK_VERIFY_UNARY(ExpOp)
 HK_VERIFY_UNARY(LogOp)
@@ -659,20 +653,19 @@ static LogicalResult verifyAlignedVector(Operation *op, RegisterTileType tile,
            << what << " needs one value per " << (alongRows ? "row" : "column")
            << " (" << expected << "), got a vector of " << vector.getLength();
   if (vector.getElementType() != tile.getElementType())
-    return op->emitOpError() << what << " element type "
-                             << vector.getElementType()
-                             << " differs from the tile's "
-                             << tile.getElementType();
+    return op->emitOpError()
+           << what << " element type " << vector.getElementType()
+           << " differs from the tile's " << tile.getElementType();
   auto vecLayout = dyn_cast_if_present<VectorLayoutAttr>(vector.getLayout());
   if (!vecLayout || !tile.getLayout())
     return success();
   if (vecLayout.getRows() != alongRows ||
-      !layoutsEquivalent(vecLayout.getTile(), tile.getLayout(),
-                         tile.getRows(), tile.getCols()))
-    return op->emitOpError() << what << " layout " << vecLayout
-                             << " is not aligned with the "
-                             << (alongRows ? "rows" : "columns")
-                             << " of a tile in layout " << tile.getLayout();
+      !layoutsEquivalent(vecLayout.getTile(), tile.getLayout(), tile.getRows(),
+                         tile.getCols()))
+    return op->emitOpError()
+           << what << " layout " << vecLayout << " is not aligned with the "
+           << (alongRows ? "rows" : "columns") << " of a tile in layout "
+           << tile.getLayout();
   return success();
 }
 
@@ -691,8 +684,7 @@ HK_VERIFY_BROADCAST(MulColOp)
 HK_VERIFY_BROADCAST(DivColOp)
 #undef HK_VERIFY_BROADCAST
 
-template <typename ReduceOp>
-static LogicalResult verifyReduce(ReduceOp op) {
+template <typename ReduceOp> static LogicalResult verifyReduce(ReduceOp op) {
   return verifyAlignedVector(op, op.getTile().getType(), op.getType(),
                              ReduceOp::alongRows(), "result");
 }

@@ -56,13 +56,11 @@ bool hk::isTileElementType(Type type) {
          type.isSignlessInteger(32);
 }
 
-unsigned hk::getElementBits(Type type) {
-  return type.getIntOrFloatBitWidth();
-}
+unsigned hk::getElementBits(Type type) { return type.getIntOrFloatBitWidth(); }
 
 static LogicalResult
-verifyElementType(function_ref<InFlightDiagnostic()> emitError,
-                  StringRef what, Type type) {
+verifyElementType(function_ref<InFlightDiagnostic()> emitError, StringRef what,
+                  Type type) {
   if (isTileElementType(type))
     return success();
   return emitError() << what
@@ -121,8 +119,8 @@ Type RegisterTileType::parse(AsmParser &parser) {
   if (parseTileBody(parser, shape, elementType, layout,
                     /*allowLayoutKeyword=*/true))
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, layout);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType, layout);
 }
 
 void RegisterTileType::print(AsmPrinter &printer) const {
@@ -159,8 +157,8 @@ RegisterTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t registers =
       shape[0] * shape[1] / 64 * getElementBits(elementType) / 32;
   if (registers > kMaxRegistersPerLane)
-    return emitError() << "register tile " << shape[0] << "x" << shape[1]
-                       << "x" << elementType << " needs " << registers
+    return emitError() << "register tile " << shape[0] << "x" << shape[1] << "x"
+                       << elementType << " needs " << registers
                        << " registers per lane; a wave has "
                        << kMaxRegistersPerLane;
   return success();
@@ -177,13 +175,12 @@ Type RegisterVectorType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() || parseVectorShape(parser, length, elementType))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      parser.parseAttribute(layout))
+  if (succeeded(parser.parseOptionalComma()) && parser.parseAttribute(layout))
     return {};
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), length, elementType, layout);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    length, elementType, layout);
 }
 
 void RegisterVectorType::print(AsmPrinter &printer) const {
@@ -198,8 +195,7 @@ void RegisterVectorType::print(AsmPrinter &printer) const {
 
 LogicalResult
 RegisterVectorType::verify(function_ref<InFlightDiagnostic()> emitError,
-                           int64_t length, Type elementType,
-                           Attribute layout) {
+                           int64_t length, Type elementType, Attribute layout) {
   if (length <= 0 || length % 16 != 0)
     return emitError() << "register vector length must be a positive "
                           "multiple of 16, got "
@@ -224,8 +220,8 @@ Type SharedTileType::parse(AsmParser &parser) {
   if (parseTileBody(parser, shape, elementType, swizzle,
                     /*allowLayoutKeyword=*/false))
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, swizzle);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType, swizzle);
 }
 
 void SharedTileType::print(AsmPrinter &printer) const {
@@ -292,8 +288,8 @@ Type GlobalViewType::parse(AsmParser &parser) {
       parser.parseDimensionList(shape, /*allowDynamic=*/true) ||
       parser.parseType(elementType) || parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType);
 }
 
 void GlobalViewType::print(AsmPrinter &printer) const {

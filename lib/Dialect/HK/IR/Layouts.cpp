@@ -42,8 +42,7 @@ std::optional<FragmentLayout> FragmentLayout::get(mlir::Attribute layout) {
   return std::nullopt;
 }
 
-FragmentLayout::Slot FragmentLayout::locateInBlock(int64_t r,
-                                                   int64_t c) const {
+FragmentLayout::Slot FragmentLayout::locateInBlock(int64_t r, int64_t c) const {
   switch (kind) {
   case Kind::RowRuns:
     return {static_cast<unsigned>(r + period * (c / run)), c % run};

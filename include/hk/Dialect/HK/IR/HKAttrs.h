@@ -1,4 +1,5 @@
-//===- HKAttrs.h - hk attributes ----------------------------------*- C++ -*-===//
+//===- HKAttrs.h - hk attributes ----------------------------------*- C++
+//-*-===//
 
 #ifndef HK_DIALECT_HK_IR_HKATTRS_H
 #define HK_DIALECT_HK_IR_HKATTRS_H

@@ -1,4 +1,5 @@
-//===- HKDialect.h - The hk tile dialect --------------------------*- C++ -*-===//
+//===- HKDialect.h - The hk tile dialect --------------------------*- C++
+//-*-===//
 
 #ifndef HK_DIALECT_HK_IR_HKDIALECT_H
 #define HK_DIALECT_HK_IR_HKDIALECT_H

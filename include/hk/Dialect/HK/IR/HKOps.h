@@ -1,4 +1,5 @@
-//===- HKOps.h - hk operations ------------------------------------*- C++ -*-===//
+//===- HKOps.h - hk operations ------------------------------------*- C++
+//-*-===//
 
 #ifndef HK_DIALECT_HK_IR_HKOPS_H
 #define HK_DIALECT_HK_IR_HKOPS_H
@@ -32,9 +33,8 @@ std::optional<MfmaElement> getMfmaElement(mlir::Type type);
 
 /// Single-block square MFMAs of `chip` that multiply `a` by `b` elements
 /// (gfx950's scaled f8f6f4 instructions included for fp8).
-llvm::SmallVector<const MfmaInstr *> getMfmaCandidates(const ChipInfo &chip,
-                                                       mlir::Type a,
-                                                       mlir::Type b);
+llvm::SmallVector<const MfmaInstr *>
+getMfmaCandidates(const ChipInfo &chip, mlir::Type a, mlir::Type b);
 
 /// The operand layout role an hk.mma operand plays for the matrix cores:
 /// operands stored with K along their columns (A of `ab`, B of `abt`) need

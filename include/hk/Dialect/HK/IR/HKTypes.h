@@ -1,4 +1,5 @@
-//===- HKTypes.h - hk types ---------------------------------------*- C++ -*-===//
+//===- HKTypes.h - hk types ---------------------------------------*- C++
+//-*-===//
 
 #ifndef HK_DIALECT_HK_IR_HKTYPES_H
 #define HK_DIALECT_HK_IR_HKTYPES_H

@@ -1,4 +1,5 @@
-//===- Layouts.h - Lane layouts of register tiles -----------------*- C++ -*-===//
+//===- Layouts.h - Lane layouts of register tiles -----------------*- C++
+//-*-===//
 //
 // Every register-tile layout of the hk dialect (`row`, `col`, `#hk.mfma<...>`)
 // is a fragment layout: a base block of `baseRows x baseCols` elements spread
@@ -59,8 +60,7 @@ public:
 
   /// True when a rows x cols tile is a whole number of base blocks.
   bool tiles(int64_t rows, int64_t cols) const {
-    return rows > 0 && cols > 0 && rows % baseRows == 0 &&
-           cols % baseCols == 0;
+    return rows > 0 && cols > 0 && rows % baseRows == 0 && cols % baseCols == 0;
   }
   /// Elements each lane holds for a rows x cols tile.
   int64_t getElementsPerLane(int64_t rows, int64_t cols) const {

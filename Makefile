@@ -1,0 +1,46 @@
+# HK-MLIR: the two commands of the quick start are `make run` and `make test`.
+# Both install what is missing (Debian packages), configure and build first.
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+CMAKE_FLAGS ?=
+
+.PHONY: all setup configure build run test bench docs format clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+$(BUILD_DIR)/build.ninja:
+	@scripts/setup.sh
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 $(CMAKE_FLAGS)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: setup configure
+	ninja -C $(BUILD_DIR)
+
+# The main job: compile the bundled examples for gfx942 and gfx950 and show
+# what the code objects hold.
+run: build
+	@scripts/run-main.sh $(BUILD_DIR)
+
+# The whole test suite (lit + FileCheck, GoogleTest, end-to-end emulator runs).
+test: build
+	@scripts/run-tests.sh $(BUILD_DIR)
+
+# Benchmarks print figures (compile time, emulator speed); they are not
+# timed tests.
+bench: build
+	@for script in scripts/bench-*.sh; do [ -x "$$script" ] && "$$script" $(BUILD_DIR); done; true
+
+docs: configure
+	ninja -C $(BUILD_DIR) mlir-doc
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format-22 -i
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,95 @@
+//===- CodeObject.h - Reading AMDHSA code objects -----------------*- C++
+//-*-===//
+//
+// Reads what a loader needs from an AMDHSA code object (hsaco) for gfx942 or
+// gfx950, ours or anyone's: the target, every kernel's metadata (arguments,
+// segment sizes, register counts) and its 64-byte kernel descriptor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_RUNTIME_CODEOBJECT_H
+#define HK_RUNTIME_CODEOBJECT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hk {
+
+struct ChipInfo;
+
+/// One kernel argument, as the metadata note describes it.
+struct KernelArg {
+  std::string name;
+  std::string valueKind; ///< "global_buffer", "by_value", "hidden_...".
+  std::string addressSpace;
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+
+struct KernelInfo {
+  std::string name;
+  std::string symbol; ///< The descriptor symbol, "<name>.kd".
+  std::vector<KernelArg> args;
+  uint32_t kernargSegmentSize = 0;
+  uint32_t kernargSegmentAlign = 0;
+  uint32_t groupSegmentFixedSize = 0;   ///< Static LDS bytes.
+  uint32_t privateSegmentFixedSize = 0; ///< Scratch bytes per lane.
+  uint32_t sgprCount = 0;
+  uint32_t vgprCount = 0;
+  uint32_t agprCount = 0;
+  uint32_t sgprSpillCount = 0;
+  uint32_t vgprSpillCount = 0;
+  uint32_t wavefrontSize = 64;
+  uint32_t maxFlatWorkgroupSize = 0;
+  bool usesDynamicStack = false;
+  /// Virtual address of the kernel descriptor and its raw bytes.
+  uint64_t descriptorAddress = 0;
+  std::array<uint8_t, 64> descriptor{};
+  /// Virtual address of the first instruction (descriptor address plus
+  /// kernel_code_entry_byte_offset).
+  uint64_t entryAddress = 0;
+
+  /// Explicit (non-hidden) arguments.
+  std::vector<const KernelArg *> explicitArgs() const;
+};
+
+/// A loaded segment of the code object's address space.
+struct Segment {
+  uint64_t address = 0;
+  uint64_t memorySize = 0;
+  std::string bytes; ///< File contents; zero-filled up to memorySize.
+  bool executable = false;
+};
+
+class CodeObject {
+public:
+  /// Parses a code object from memory; rejects anything that is not an
+  /// AMDHSA code object (v4 to v6) for a chip HK supports.
+  static llvm::Expected<CodeObject> parse(llvm::StringRef bytes);
+  static llvm::Expected<CodeObject> load(llvm::StringRef path);
+
+  const ChipInfo &getChip() const { return *chip; }
+  /// The metadata's `amdhsa.target`, e.g. "amdgcn-amd-amdhsa--gfx942".
+  llvm::StringRef getTarget() const { return target; }
+  unsigned getCodeObjectVersion() const { return codeObjectVersion; }
+  const std::vector<KernelInfo> &getKernels() const { return kernels; }
+  const std::vector<Segment> &getSegments() const { return segments; }
+  /// The kernel called `name`, or null.
+  const KernelInfo *findKernel(llvm::StringRef name) const;
+
+private:
+  const ChipInfo *chip = nullptr;
+  std::string target;
+  unsigned codeObjectVersion = 0;
+  std::vector<KernelInfo> kernels;
+  std::vector<Segment> segments;
+};
+
+} // namespace hk
+
+#endif // HK_RUNTIME_CODEOBJECT_H

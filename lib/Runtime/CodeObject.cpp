@@ -1,0 +1,286 @@
+//===- CodeObject.cpp - Reading AMDHSA code objects -----------------------===//
+
+#include "hk/Runtime/CodeObject.h"
+
+#include "hk/Support/ChipInfo.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Object/ELF.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <map>
+
+using namespace hk;
+using ELFT = llvm::object::ELF64LE;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::vector<const KernelArg *> KernelInfo::explicitArgs() const {
+  std::vector<const KernelArg *> result;
+  for (const KernelArg &arg : args)
+    if (!llvm::StringRef(arg.valueKind).starts_with("hidden_"))
+      result.push_back(&arg);
+  return result;
+}
+
+const KernelInfo *CodeObject::findKernel(llvm::StringRef name) const {
+  for (const KernelInfo &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+namespace {
+/// Typed lookups in a metadata map, tolerant of the integer encodings the
+/// msgpack writer picks.
+class MetadataMap {
+public:
+  MetadataMap(llvm::msgpack::Document &doc, llvm::msgpack::MapDocNode &map)
+      : doc(doc), map(map) {}
+
+  const llvm::msgpack::DocNode *find(llvm::StringRef key) const {
+    auto it = map.find(doc.getNode(key));
+    return it == map.end() ? nullptr : &it->second;
+  }
+  uint64_t getUInt(llvm::StringRef key, uint64_t fallback = 0) const {
+    const llvm::msgpack::DocNode *node = find(key);
+    if (!node)
+      return fallback;
+    if (node->getKind() == llvm::msgpack::Type::UInt)
+      return node->getUInt();
+    if (node->getKind() == llvm::msgpack::Type::Int)
+      return static_cast<uint64_t>(node->getInt());
+    return fallback;
+  }
+  std::string getString(llvm::StringRef key) const {
+    const llvm::msgpack::DocNode *node = find(key);
+    if (!node || node->getKind() != llvm::msgpack::Type::String)
+      return "";
+    return node->getString().str();
+  }
+  bool getBool(llvm::StringRef key) const {
+    const llvm::msgpack::DocNode *node = find(key);
+    return node && node->getKind() == llvm::msgpack::Type::Boolean &&
+           node->getBool();
+  }
+
+private:
+  llvm::msgpack::Document &doc;
+  llvm::msgpack::MapDocNode &map;
+};
+} // namespace
+
+static llvm::Expected<unsigned> codeObjectVersionFromAbi(uint8_t abiVersion) {
+  switch (abiVersion) {
+  case llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V4:
+    return 4;
+  case llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V5:
+    return 5;
+  case llvm::ELF::ELFABIVERSION_AMDGPU_HSA_V6:
+    return 6;
+  default:
+    return makeError("unsupported AMDHSA code object ABI version " +
+                     llvm::Twine(unsigned(abiVersion)) +
+                     " (code object versions 4 to 6 are supported)");
+  }
+}
+
+static llvm::Error readKernels(llvm::msgpack::Document &doc,
+                               std::vector<KernelInfo> &kernels,
+                               std::string &target) {
+  if (doc.getRoot().getKind() != llvm::msgpack::Type::Map)
+    return makeError("code object metadata is not a map");
+  MetadataMap root(doc, doc.getRoot().getMap());
+  target = root.getString("amdhsa.target");
+  const llvm::msgpack::DocNode *list = root.find("amdhsa.kernels");
+  if (!list || list->getKind() != llvm::msgpack::Type::Array)
+    return makeError("code object metadata has no amdhsa.kernels list");
+  for (llvm::msgpack::DocNode node :
+       const_cast<llvm::msgpack::DocNode *>(list)->getArray()) {
+    if (node.getKind() != llvm::msgpack::Type::Map)
+      return makeError("malformed kernel entry in code object metadata");
+    MetadataMap meta(doc, node.getMap());
+    KernelInfo kernel;
+    kernel.name = meta.getString(".name");
+    kernel.symbol = meta.getString(".symbol");
+    kernel.kernargSegmentSize = meta.getUInt(".kernarg_segment_size");
+    kernel.kernargSegmentAlign = meta.getUInt(".kernarg_segment_align");
+    kernel.groupSegmentFixedSize = meta.getUInt(".group_segment_fixed_size");
+    kernel.privateSegmentFixedSize =
+        meta.getUInt(".private_segment_fixed_size");
+    kernel.sgprCount = meta.getUInt(".sgpr_count");
+    kernel.vgprCount = meta.getUInt(".vgpr_count");
+    kernel.agprCount = meta.getUInt(".agpr_count");
+    kernel.sgprSpillCount = meta.getUInt(".sgpr_spill_count");
+    kernel.vgprSpillCount = meta.getUInt(".vgpr_spill_count");
+    kernel.wavefrontSize = meta.getUInt(".wavefront_size", 64);
+    kernel.maxFlatWorkgroupSize = meta.getUInt(".max_flat_workgroup_size");
+    kernel.usesDynamicStack = meta.getBool(".uses_dynamic_stack");
+    if (kernel.name.empty() || kernel.symbol.empty())
+      return makeError("kernel entry without .name or .symbol in code "
+                       "object metadata");
+    if (const llvm::msgpack::DocNode *args = meta.find(".args")) {
+      if (args->getKind() != llvm::msgpack::Type::Array)
+        return makeError("kernel '" + kernel.name + "' has malformed .args");
+      for (llvm::msgpack::DocNode argNode :
+           const_cast<llvm::msgpack::DocNode *>(args)->getArray()) {
+        if (argNode.getKind() != llvm::msgpack::Type::Map)
+          return makeError("kernel '" + kernel.name +
+                           "' has a malformed argument");
+        MetadataMap argMeta(doc, argNode.getMap());
+        KernelArg arg;
+        arg.name = argMeta.getString(".name");
+        arg.valueKind = argMeta.getString(".value_kind");
+        arg.addressSpace = argMeta.getString(".address_space");
+        arg.offset = argMeta.getUInt(".offset");
+        arg.size = argMeta.getUInt(".size");
+        kernel.args.push_back(std::move(arg));
+      }
+    }
+    kernels.push_back(std::move(kernel));
+  }
+  return llvm::Error::success();
+}
+
+/// Copies `size` bytes at virtual address `address` out of the segments.
+static bool readAddress(const std::vector<Segment> &segments, uint64_t address,
+                        void *out, size_t size) {
+  for (const Segment &segment : segments) {
+    if (address < segment.address ||
+        address + size > segment.address + segment.memorySize)
+      continue;
+    std::memcpy(out, segment.bytes.data() + (address - segment.address), size);
+    return true;
+  }
+  return false;
+}
+
+llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
+  if (!bytes.starts_with(llvm::ELF::ElfMagic))
+    return makeError("not an ELF file");
+  auto elf = llvm::object::ELFFile<ELFT>::create(bytes);
+  if (!elf)
+    return makeError("not an ELF file: " + toString(elf.takeError()));
+  const ELFT::Ehdr &header = elf->getHeader();
+  if (header.e_machine != llvm::ELF::EM_AMDGPU)
+    return makeError("not an AMDGPU code object (ELF machine " +
+                     llvm::Twine(unsigned(header.e_machine)) + ")");
+  if (header.e_ident[llvm::ELF::EI_OSABI] != llvm::ELF::ELFOSABI_AMDGPU_HSA)
+    return makeError(
+        "not an AMDHSA code object (ELF OS ABI " +
+        llvm::Twine(unsigned(header.e_ident[llvm::ELF::EI_OSABI])) + ")");
+
+  CodeObject object;
+  auto version =
+      codeObjectVersionFromAbi(header.e_ident[llvm::ELF::EI_ABIVERSION]);
+  if (!version)
+    return version.takeError();
+  object.codeObjectVersion = *version;
+  unsigned mach = header.e_flags & llvm::ELF::EF_AMDGPU_MACH;
+  object.chip = ChipInfo::lookupElfMach(mach);
+  if (!object.chip) {
+    std::string hex;
+    llvm::raw_string_ostream(hex) << llvm::format_hex(mach, 5);
+    return makeError("code object is for AMDGPU processor " + hex +
+                     ", not one of " + ChipInfo::knownChipNames());
+  }
+
+  auto programHeaders = elf->program_headers();
+  if (!programHeaders)
+    return makeError("malformed program headers: " +
+                     toString(programHeaders.takeError()));
+  std::string metadataBlob;
+  for (const ELFT::Phdr &phdr : *programHeaders) {
+    if (phdr.p_type == llvm::ELF::PT_LOAD) {
+      if (phdr.p_offset + phdr.p_filesz > bytes.size() ||
+          phdr.p_filesz > phdr.p_memsz)
+        return makeError("a loadable segment lies outside the file");
+      Segment segment;
+      segment.address = phdr.p_vaddr;
+      segment.memorySize = phdr.p_memsz;
+      segment.bytes = bytes.substr(phdr.p_offset, phdr.p_filesz).str();
+      segment.bytes.resize(phdr.p_memsz, '\0');
+      segment.executable = phdr.p_flags & llvm::ELF::PF_X;
+      object.segments.push_back(std::move(segment));
+      continue;
+    }
+    if (phdr.p_type != llvm::ELF::PT_NOTE)
+      continue;
+    llvm::Error noteError = llvm::Error::success();
+    for (const auto &note : elf->notes(phdr, noteError))
+      if (note.getName() == "AMDGPU" &&
+          note.getType() == llvm::ELF::NT_AMDGPU_METADATA)
+        metadataBlob = note.getDescAsStringRef(4).str();
+    if (noteError)
+      return makeError("malformed note segment: " +
+                       toString(std::move(noteError)));
+  }
+  if (metadataBlob.empty())
+    return makeError("code object has no AMDGPU metadata note");
+
+  llvm::msgpack::Document doc;
+  if (!doc.readFromBlob(metadataBlob, /*Multi=*/false))
+    return makeError("code object metadata note is not valid msgpack");
+  if (llvm::Error error = readKernels(doc, object.kernels, object.target))
+    return std::move(error);
+
+  // Resolve each kernel's descriptor through the symbol tables.
+  std::map<std::string, uint64_t> symbols;
+  auto sections = elf->sections();
+  if (!sections)
+    return makeError("malformed section headers: " +
+                     toString(sections.takeError()));
+  for (const ELFT::Shdr &section : *sections) {
+    if (section.sh_type != llvm::ELF::SHT_SYMTAB &&
+        section.sh_type != llvm::ELF::SHT_DYNSYM)
+      continue;
+    auto syms = elf->symbols(&section);
+    auto strtab = elf->getStringTableForSymtab(section);
+    if (!syms || !strtab) {
+      llvm::consumeError(syms.takeError());
+      llvm::consumeError(strtab.takeError());
+      return makeError("malformed symbol table");
+    }
+    for (const ELFT::Sym &sym : *syms) {
+      auto name = sym.getName(*strtab);
+      if (!name) {
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      symbols[name->str()] = sym.st_value;
+    }
+  }
+  for (KernelInfo &kernel : object.kernels) {
+    auto it = symbols.find(kernel.symbol);
+    if (it == symbols.end())
+      return makeError("kernel descriptor symbol '" + kernel.symbol +
+                       "' is missing");
+    kernel.descriptorAddress = it->second;
+    if (!readAddress(object.segments, kernel.descriptorAddress,
+                     kernel.descriptor.data(), kernel.descriptor.size()))
+      return makeError("kernel descriptor of '" + kernel.name +
+                       "' lies outside the loaded segments");
+    int64_t entryOffset;
+    std::memcpy(&entryOffset, kernel.descriptor.data() + 16,
+                sizeof(entryOffset));
+    kernel.entryAddress = kernel.descriptorAddress + entryOffset;
+  }
+  return object;
+}
+
+llvm::Expected<CodeObject> CodeObject::load(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
+  auto object = parse((*buffer)->getBuffer());
+  if (!object)
+    return makeError("'" + path + "': " + toString(object.takeError()));
+  return object;
+}

@@ -1,0 +1,193 @@
+//===- HSACO.cpp - LLVM dialect to AMDGPU code objects --------------------===//
+
+#include "hk/Target/HSACO.h"
+
+#include "hk/Support/ChipInfo.h"
+
+#include "lld/Common/Driver.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+using namespace hk;
+
+static constexpr llvm::StringLiteral kTriple = "amdgcn-amd-amdhsa";
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+void hk::registerHsacoTranslations(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::LLVM::LLVMDialect, mlir::ROCDL::ROCDLDialect>();
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerROCDLDialectTranslation(registry);
+}
+
+static void initializeAMDGPUTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+  });
+}
+
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const TargetOptions &options) {
+  initializeAMDGPUTarget();
+  llvm::Triple triple(kTriple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return makeError("AMDGPU target unavailable in this LLVM: " + error);
+  llvm::CodeGenOptLevel level =
+      llvm::CodeGenOpt::getLevel(options.optLevel)
+          .value_or(llvm::CodeGenOptLevel::Aggressive);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.chip->name, options.features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, level));
+  if (!machine)
+    return makeError("cannot create an AMDGPU target machine for " +
+                     options.chip->name);
+  return machine;
+}
+
+static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+                     unsigned optLevel) {
+  if (optLevel == 0)
+    return;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  builder.buildPerModuleDefaultPipeline(level).run(module, mam);
+}
+
+llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
+                                              const TargetOptions &options,
+                                              EmitKind kind) {
+  if (!options.chip)
+    return makeError("no target chip given");
+  if (options.codeObjectVersion < 4 || options.codeObjectVersion > 6)
+    return makeError("code object version must be 4, 5 or 6, got " +
+                     llvm::Twine(options.codeObjectVersion));
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, "hk");
+  if (!llvmModule)
+    return makeError("translation to LLVM IR failed");
+
+  auto machine = createTargetMachine(options);
+  if (!machine)
+    return machine.takeError();
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
+                            options.codeObjectVersion * 100);
+
+  optimize(*llvmModule, **machine, options.optLevel);
+  std::string output;
+  llvm::raw_string_ostream stream(output);
+  if (kind == EmitKind::LLVM) {
+    llvmModule->print(stream, nullptr);
+    return output;
+  }
+
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream bufferStream(buffer);
+  llvm::legacy::PassManager codegen;
+  auto fileType = kind == EmitKind::Assembly
+                      ? llvm::CodeGenFileType::AssemblyFile
+                      : llvm::CodeGenFileType::ObjectFile;
+  if ((*machine)->addPassesToEmitFile(codegen, bufferStream, nullptr, fileType))
+    return makeError("the AMDGPU backend cannot emit this file type");
+  codegen.run(*llvmModule);
+  if (kind != EmitKind::Hsaco)
+    return std::string(buffer.str());
+  return linkCodeObject(buffer.str());
+}
+
+namespace {
+/// A temporary file removed when the object goes out of scope.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+llvm::Expected<std::string> hk::linkCodeObject(llvm::StringRef object) {
+  TempFile input, output;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("hk", "o", fd, input.path))
+    return makeError("cannot create a temporary object file: " + ec.message());
+  {
+    llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
+    stream << object;
+  }
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("hk", "hsaco", output.path))
+    return makeError("cannot create a temporary code object file: " +
+                     ec.message());
+
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  const char *args[] = {"ld.lld", "-shared", input.path.c_str(), "-o",
+                        output.path.c_str()};
+  lld::Result result;
+  {
+    // lld keeps global state: one link at a time.
+    static std::mutex lldMutex;
+    std::lock_guard<std::mutex> lock(lldMutex);
+    result = lld::lldMain(args, diagStream, diagStream,
+                          {{lld::Gnu, &lld::elf::link}});
+  }
+  if (result.retCode != 0)
+    return makeError("lld failed to link the code object: " +
+                     llvm::StringRef(diagnostics).trim());
+
+  auto buffer = llvm::MemoryBuffer::getFile(output.path);
+  if (!buffer)
+    return makeError("cannot read the linked code object: " +
+                     buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}

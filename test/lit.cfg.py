@@ -1,0 +1,36 @@
+# -*- Python -*-
+# lit configuration of the HK-MLIR test suite: FileCheck tests of the tools,
+# the GoogleTest unit tests and the end-to-end emulator runs.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "HK"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hk_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%hk_src_root", config.hk_src_root))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(
+    ("%oracles", os.path.join(config.hk_src_root, "third_party", "oracles")))
+upstream_oracles = os.path.join(os.path.dirname(config.hk_src_root), "shared",
+                                "oracles")
+if os.path.isdir(upstream_oracles):
+    config.available_features.add("upstream-oracles")
+    config.substitutions.append(("%upstream_oracles", upstream_oracles))
+
+tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
+hk_tools = [name for name in ["hk-opt", "hk-translate", "hk-report", "hk-emu"]
+            if os.path.exists(os.path.join(config.hk_tools_dir, name))]
+config.available_features.update(hk_tools)
+llvm_config.add_tool_substitutions(
+    hk_tools + ["mlir-opt", "llvm-readelf", "llvm-objdump", "llvm-mc", "clang"],
+    tool_dirs)

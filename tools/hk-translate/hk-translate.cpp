@@ -1,0 +1,161 @@
+//===- hk-translate.cpp - LLVM/ROCDL dialect to AMDGPU code objects -------===//
+//
+//   hk-opt --hk-pipeline=chip=gfx950 k.mlir | hk-translate --emit=hsaco -o
+//   k.hsaco
+//
+// Every failure is one line on stderr and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Support/ChipInfo.h"
+#include "hk/Target/HSACO.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+static cl::OptionCategory category("hk-translate options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir>"),
+                                          cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("file"),
+                                           cl::init("-"), cl::cat(category));
+static cl::opt<hk::EmitKind> emitKind(
+    "emit", cl::desc("What to produce"), cl::init(hk::EmitKind::Hsaco),
+    cl::values(clEnumValN(hk::EmitKind::LLVM, "llvm", "LLVM IR"),
+               clEnumValN(hk::EmitKind::Assembly, "asm", "AMDGPU assembly"),
+               clEnumValN(hk::EmitKind::Object, "obj", "relocatable object"),
+               clEnumValN(hk::EmitKind::Hsaco, "hsaco",
+                          "loadable code object (default)")),
+    cl::cat(category));
+static cl::opt<std::string>
+    chipName("chip",
+             cl::desc("Target chip (gfx942, gfx950); defaults to the "
+                      "module's hk.target"),
+             cl::cat(category));
+static cl::opt<std::string>
+    features("features", cl::desc("Target features, e.g. +sramecc,-xnack"),
+             cl::cat(category));
+static cl::opt<unsigned>
+    codeObjectVersion("code-object-version",
+                      cl::desc("AMDHSA code object version (4, 5 or 6)"),
+                      cl::init(5), cl::cat(category));
+static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
+                                  cl::Prefix, cl::init(3), cl::cat(category));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "hk-translate") << message << "\n";
+  return 1;
+}
+
+static void onFatalError(void *, const char *reason, bool) {
+  WithColor::error(errs(), "hk-translate") << "LLVM: " << reason << "\n";
+  std::exit(1);
+}
+
+/// The translation understands only the LLVM and ROCDL dialects; anything
+/// else means the input was not lowered.
+static mlir::Operation *findUnloweredOp(mlir::ModuleOp module) {
+  mlir::Operation *found = nullptr;
+  module.walk([&](mlir::Operation *op) {
+    if (op == module.getOperation())
+      return mlir::WalkResult::advance();
+    llvm::StringRef ns = op->getName().getDialectNamespace();
+    if (ns == "llvm" || ns == "rocdl")
+      return mlir::WalkResult::advance();
+    found = op;
+    return mlir::WalkResult::interrupt();
+  });
+  return found;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "HK-MLIR: LLVM/ROCDL dialect to AMDGPU code "
+                              "objects\n");
+  install_fatal_error_handler(onFatalError);
+
+  mlir::DialectRegistry registry;
+  registry.insert<hk::HKDialect>();
+  hk::registerHsacoTranslations(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  std::unique_ptr<MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &error);
+  if (!input)
+    return fail(error);
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1; // The parser has reported the error with its location.
+
+  if (mlir::Operation *op = findUnloweredOp(*module)) {
+    op->emitError() << "hk-translate needs the LLVM and ROCDL dialects only; "
+                       "lower '"
+                    << op->getName()
+                    << "' first (hk-opt --hk-pipeline=chip=...)";
+    return 1;
+  }
+
+  // The chip: --chip, else the module's hk.target; both must agree.
+  std::string chip = chipName;
+  if (auto target = (*module)->getAttrOfType<hk::TargetAttr>(
+          hk::HKDialect::getTargetAttrName())) {
+    if (!chip.empty() && hk::ChipInfo::lookup(chip) &&
+        hk::ChipInfo::lookup(chip) != &target.getChipInfo())
+      return fail("--chip=" + chip + " contradicts the module's hk.target '" +
+                  target.getChip() + "'");
+    if (chip.empty())
+      chip = target.getChip().str();
+  }
+  if (chip.empty())
+    return fail("no target chip: pass --chip (known chips: " +
+                hk::ChipInfo::knownChipNames() + ")");
+  hk::TargetOptions options;
+  options.chip = hk::ChipInfo::lookup(chip);
+  if (!options.chip)
+    return fail("unknown chip '" + chip +
+                "'; known chips: " + hk::ChipInfo::knownChipNames());
+  options.features = features;
+  options.codeObjectVersion = codeObjectVersion;
+  options.optLevel = optLevel;
+  if (optLevel > 3)
+    return fail("optimization level must be 0 to 3, got " + Twine(optLevel));
+
+  // lld resets every command-line option when it links, so read the
+  // remaining options before compiling.
+  std::string outputPath = outputFilename;
+  Expected<std::string> result = hk::compileModule(*module, options, emitKind);
+  if (!result)
+    return fail(toString(result.takeError()));
+
+  std::unique_ptr<ToolOutputFile> output =
+      mlir::openOutputFile(outputPath, &error);
+  if (!output)
+    return fail(error);
+  output->os() << *result;
+  output->os().flush();
+  if (output->os().has_error())
+    return fail("cannot write '" + outputPath +
+                "': " + output->os().error().message());
+  output->keep();
+  return 0;
+}
