@@ -1,11 +1,14 @@
 //===- hk-opt.cpp - The hk optimizer driver -------------------------------===//
 //
-// mlir-opt with the hk dialect, its passes and the upstream dialects and
-// passes the hk pipeline lowers through.
+// mlir-opt with the hk dialect, its passes and pipeline, and the upstream
+// dialects and passes the pipeline lowers through.
 //
 //===----------------------------------------------------------------------===//
 
+#include "hk/Conversion/Passes.h"
 #include "hk/Dialect/HK/IR/HKDialect.h"
+#include "hk/Dialect/HK/Transforms/Passes.h"
+#include "hk/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,6 +20,9 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllPasses();
   registry.insert<hk::HKDialect>();
+  hk::registerHKPasses();
+  hk::registerHKConversionPasses();
+  hk::registerHKPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "HK-MLIR optimizer driver\n", registry));
 }

@@ -137,6 +137,28 @@ TEST_F(LayoutOracleTest, LayoutsAreBijections) {
   }
 }
 
+/// The lane/slot decomposition the lowering emits must invert locate().
+TEST_F(LayoutOracleTest, LaneTermsInvertLocate) {
+  std::vector<mlir::Attribute> layouts = {
+      TileLayoutAttr::get(&context, TileLayout::Row),
+      TileLayoutAttr::get(&context, TileLayout::Col),
+      MfmaLayoutAttr::get(&context, MfmaOperand::A, 32, 32, 16),
+      MfmaLayoutAttr::get(&context, MfmaOperand::B, 16, 16, 32),
+      MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 16, 16, 16),
+      MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 32, 32, 8),
+  };
+  for (mlir::Attribute attr : layouts) {
+    FragmentLayout layout = *FragmentLayout::get(attr);
+    for (unsigned lane = 0; lane < 64; ++lane)
+      for (int64_t slot = 0; slot < layout.getElementsPerBlock(); ++slot) {
+        auto [r, c] = layout.coordinatesInBlock(lane, slot);
+        FragmentLayout::Slot back = layout.locateInBlock(r, c);
+        EXPECT_EQ(back.lane, lane);
+        EXPECT_EQ(back.index, slot);
+      }
+  }
+}
+
 TEST_F(LayoutOracleTest, HipKittensWordsAreMfmaLayouts) {
   auto row = TileLayoutAttr::get(&context, TileLayout::Row);
   auto col = TileLayoutAttr::get(&context, TileLayout::Col);

@@ -59,6 +59,40 @@ FragmentLayout::Slot FragmentLayout::locateInBlock(int64_t r, int64_t c) const {
   return {0, 0};
 }
 
+FragmentLayout::LaneTerms FragmentLayout::getLaneTerms() const {
+  switch (kind) {
+  case Kind::RowRuns:
+    return {1, 0, 0, run};
+  case Kind::ColRuns:
+    return {0, run, 1, 0};
+  case Kind::Accumulator:
+    return {0, 4, 1, 0};
+  }
+  return {0, 0, 0, 0};
+}
+
+std::pair<int64_t, int64_t> FragmentLayout::getSlotOffset(int64_t slot) const {
+  switch (kind) {
+  case Kind::RowRuns:
+    return {0, slot};
+  case Kind::ColRuns:
+    return {slot, 0};
+  case Kind::Accumulator:
+    // Groups of four rows; the next group is 256/N rows further down.
+    return {(256 / int64_t(period)) * (slot / 4) + slot % 4, 0};
+  }
+  return {0, 0};
+}
+
+std::pair<int64_t, int64_t>
+FragmentLayout::coordinatesInBlock(unsigned lane, int64_t slot) const {
+  LaneTerms terms = getLaneTerms();
+  int64_t p = lane % period, q = lane / period;
+  auto [slotRow, slotCol] = getSlotOffset(slot);
+  return {p * terms.rowPerP + q * terms.rowPerQ + slotRow,
+          p * terms.colPerP + q * terms.colPerQ + slotCol};
+}
+
 FragmentLayout::Slot FragmentLayout::locate(int64_t r, int64_t c,
                                             int64_t cols) const {
   int64_t blocksPerRow = cols / baseCols;

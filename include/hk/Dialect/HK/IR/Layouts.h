@@ -69,6 +69,25 @@ public:
 
   /// Lane and slot of element (r, c) inside one base block.
   Slot locateInBlock(int64_t r, int64_t c) const;
+
+  /// The inverse, split into a lane part and a slot part: with
+  /// `p = lane % period` and `q = lane / period`, the element a lane holds in
+  /// slot `s` of a base block is at
+  ///   row = p*rowPerP + q*rowPerQ + slotRow(s),
+  ///   col = p*colPerP + q*colPerQ + slotCol(s).
+  struct LaneTerms {
+    int64_t rowPerP, rowPerQ, colPerP, colPerQ;
+  };
+  LaneTerms getLaneTerms() const;
+  std::pair<int64_t, int64_t> getSlotOffset(int64_t slot) const;
+  /// (row, col) of the element in `lane`, slot `slot` of a base block.
+  std::pair<int64_t, int64_t> coordinatesInBlock(unsigned lane,
+                                                 int64_t slot) const;
+
+  /// Consecutive slots that hold consecutive columns of one row (the width
+  /// of a row-major vector access); 1 when a lane's elements run down a
+  /// column.
+  int64_t getColumnRun() const { return kind == Kind::RowRuns ? run : 1; }
   /// Lane and slot of element (r, c) of a tile that is `cols` wide.
   Slot locate(int64_t r, int64_t c, int64_t cols) const;
 

@@ -1,0 +1,34 @@
+//===- Passes.td - hk conversion passes --------------------*- tablegen -*-===//
+
+#ifndef HK_CONVERSION_PASSES_TD
+#define HK_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "mlir::ModuleOp"> {
+  let summary = "Lower hk tile programs to per-lane vectors, amdgpu and rocdl";
+  let description = [{
+    Every `hk.kernel` becomes an `llvm.func` AMDGPU kernel with the compact
+    kernel ABI (pointers, then 32-bit sizes, then 32-bit strides, then
+    scalars). Register tiles become one vector per lane, laid out by their
+    layout attribute; tile ops become vector, arith, math, amdgpu and rocdl
+    operations that the upstream conversions take to LLVM.
+
+    Global tile accesses take a vector path when the whole tile lies inside
+    the view and a per-element masked path otherwise (a wave-uniform
+    choice), so any shape is computed correctly.
+
+    Every register tile must have a layout (run `hk-mfma-layout` first).
+  }];
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect",
+    "mlir::ROCDL::ROCDLDialect",
+    "mlir::amdgpu::AMDGPUDialect",
+    "mlir::arith::ArithDialect",
+    "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // HK_CONVERSION_PASSES_TD

@@ -1,0 +1,25 @@
+//===- Pipelines.h - Named hk pass pipelines ----------------------*- C++
+//-*-===//
+
+#ifndef HK_PIPELINES_PIPELINES_H
+#define HK_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace hk {
+
+struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip: gfx942 or gfx950")};
+};
+
+/// hk tile program -> LLVM + ROCDL dialects ready for hk-translate.
+void buildHKPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers `--hk-pipeline` with the pass registry.
+void registerHKPipeline();
+
+} // namespace hk
+
+#endif // HK_PIPELINES_PIPELINES_H
