@@ -32,5 +32,6 @@ hk_tools = [name for name in ["hk-opt", "hk-translate", "hk-report", "hk-emu"]
             if os.path.exists(os.path.join(config.hk_tools_dir, name))]
 config.available_features.update(hk_tools)
 llvm_config.add_tool_substitutions(
-    hk_tools + ["mlir-opt", "llvm-readelf", "llvm-objdump", "llvm-mc", "clang"],
+    hk_tools + ["mlir-opt", "llvm-readelf", "llvm-objdump", "llvm-mc", "clang",
+                "not", "count", "split-file"],
     tool_dirs)

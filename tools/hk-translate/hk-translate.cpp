@@ -68,7 +68,7 @@ static void onFatalError(void *, const char *reason, bool) {
 /// else means the input was not lowered.
 static mlir::Operation *findUnloweredOp(mlir::ModuleOp module) {
   mlir::Operation *found = nullptr;
-  module.walk([&](mlir::Operation *op) {
+  module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
     if (op == module.getOperation())
       return mlir::WalkResult::advance();
     llvm::StringRef ns = op->getName().getDialectNamespace();

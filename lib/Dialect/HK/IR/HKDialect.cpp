@@ -21,7 +21,8 @@ void HKDialect::initialize() {
 LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   if (attr.getName() != getTargetAttrName())
-    return op->emitError() << "unknown hk attribute '" << attr.getName() << "'";
+    return op->emitError() << "unknown hk attribute '"
+                           << attr.getName().getValue() << "'";
   if (!isa<ModuleOp>(op))
     return op->emitError() << "'" << getTargetAttrName()
                            << "' belongs on a builtin.module";

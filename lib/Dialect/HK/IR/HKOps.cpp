@@ -400,6 +400,25 @@ static LogicalResult verifyGroupCopy(Operation *op, GlobalViewType view,
   return success();
 }
 
+/// `hk.wait` or `hk.wait [%t0, %t1]`.
+ParseResult WaitOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> tokens;
+  if (parser.parseOperandList(tokens, OpAsmParser::Delimiter::OptionalSquare) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Type tokenType = TokenType::get(parser.getContext());
+  return parser.resolveOperands(tokens, tokenType, result.operands);
+}
+
+void WaitOp::print(OpAsmPrinter &p) {
+  if (!getTokens().empty()) {
+    p << " [";
+    p.printOperands(getTokens());
+    p << "]";
+  }
+  p.printOptionalAttrDict((*this)->getAttrs());
+}
+
 LogicalResult GroupLoadOp::verify() {
   if (getAsync() != bool(getToken()))
     return emitOpError() << (getAsync() ? "async group load must return a "

@@ -197,11 +197,12 @@ def HK_GroupStoreOp : HK_Op<"group_store"> {
 def HK_WaitOp : HK_Op<"wait"> {
   let summary = "wait for asynchronous loads";
   let description = [{
-    Blocks the wave until the loads that produced the tokens are complete.
-    Without tokens, waits for every outstanding memory operation.
+    Blocks the wave until the loads that produced the tokens are complete:
+    `hk.wait [%t0, %t1]`. Without tokens, `hk.wait` waits for every
+    outstanding memory operation.
   }];
   let arguments = (ins Variadic<HK_TokenType>:$tokens);
-  let assemblyFormat = "$tokens attr-dict";
+  let hasCustomAssemblyFormat = 1;
 }
 
 def HK_BarrierOp : HK_Op<"barrier"> {
@@ -446,7 +447,7 @@ def HK_BoundsMaskOp : HK_Op<"bounds_mask", [Pure,
                        Index:$rows, Index:$cols, OptionalAttr<F32Attr>:$fill);
   let results = (outs HK_RegisterTileType:$result);
   let assemblyFormat = [{
-    $tile `[` $row `,` $col `]` `within` `[` $rows `,` $cols `]` attr-dict `:`
+    $tile `[` $row `,` $col `]` `within` ` ` `[` $rows `,` $cols `]` attr-dict `:`
     qualified(type($tile))
   }];
   let hasVerifier = 1;

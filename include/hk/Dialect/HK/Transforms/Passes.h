@@ -4,6 +4,7 @@
 #ifndef HK_DIALECT_HK_TRANSFORMS_PASSES_H
 #define HK_DIALECT_HK_TRANSFORMS_PASSES_H
 
+#include "hk/Dialect/HK/IR/HKDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

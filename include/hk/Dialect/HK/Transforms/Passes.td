@@ -17,6 +17,7 @@ def HKTarget : Pass<"hk-target", "mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip: gfx942 or gfx950">,
   ];
+  let dependentDialects = ["::hk::HKDialect"];
 }
 
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

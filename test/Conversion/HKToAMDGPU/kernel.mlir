@@ -1,0 +1,35 @@
+// RUN: hk-opt %s -split-input-file --convert-hk-to-amdgpu | FileCheck %s
+
+// The compact ABI: pointers of every view, then each view's runtime sizes,
+// then each view's strides (all but the innermost dimension), then scalars.
+// CHECK-LABEL: llvm.func @abi
+// CHECK-SAME: (%{{[a-z0-9]+}}: !llvm.ptr<1>, %{{[a-z0-9]+}}: !llvm.ptr<1>,
+// CHECK-SAME: %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: i32,
+// CHECK-SAME: %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: i32,
+// CHECK-SAME: %{{[a-z0-9]+}}: i32, %{{[a-z0-9]+}}: f32)
+// CHECK-SAME: rocdl.flat_work_group_size = "512,512"
+// CHECK-SAME: rocdl.kernel
+// CHECK-SAME: rocdl.reqd_work_group_size = array<i32: 512, 1, 1>
+hk.kernel @abi(%a: !hk.gl<?x?xbf16>, %n: i32, %b: !hk.gl<4x?x32xf32>,
+               %x: f32) waves(8) {
+  // CHECK: llvm.return
+  hk.return
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @ids
+hk.kernel @ids(%a: !hk.gl<?x?xf32>) waves(4) {
+  // CHECK: %[[T:.*]] = rocdl.workitem.id.x
+  // CHECK: %[[W:.*]] = arith.shrui %[[T]]
+  // CHECK: rocdl.readfirstlane %[[W]]
+  %w = hk.wave_id
+  // CHECK: rocdl.workgroup.id.y
+  %b = hk.block_id y
+  // Blocks per grid come from the dispatch packet, not a device library.
+  // CHECK: llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"
+  // CHECK-NOT: __ockl
+  %g = hk.grid_dim x
+  %d = hk.dim %a[1] : !hk.gl<?x?xf32>
+  hk.return
+}
