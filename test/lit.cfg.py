@@ -18,6 +18,7 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 config.substitutions.append(("%hk_src_root", config.hk_src_root))
+config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%oracles", os.path.join(config.hk_src_root, "third_party", "oracles")))
