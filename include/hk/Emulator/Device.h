@@ -1,0 +1,208 @@
+//===- Device.h - The hk-emu host API ------------------------------*- C++
+//-*-===//
+//
+// A CPU-side AMD Instinct device (gfx942 or gfx950) shaped like HIP's module
+// API. Typical use:
+//
+//   hk::emu::Device dev(*hk::ChipInfo::lookup("gfx950"));
+//   hk::emu::DevicePtr a = dev.malloc(bytes);
+//   if (auto err = dev.memcpyHtoD(a, host, bytes)) ...;
+//   auto mod = dev.loadModule(hsacoBytes);          // Expected<Module>
+//   hk::emu::KernargBuilder args(*mod->findKernel("gemm"));
+//   args.addPointer(a); args.addU32(1024);          // explicit args, in order
+//   hk::emu::LaunchOptions opts;                    // sanitizers on by default
+//   auto result = dev.launch(*mod, "gemm", {64, 1, 1}, {256, 1, 1},
+//                            args.bytes(), opts);  // Expected<LaunchResult>
+//   dev.memcpyDtoH(host, a, bytes);
+//
+// `launch` runs the whole grid (or only `onlyWorkgroups`) to completion,
+// workgroups in parallel on host threads, and returns the counters and the
+// sanitizer reports. The COV5 hidden kernel arguments (block counts, group
+// sizes, remainders, dynamic LDS size...) are filled by `launch` at the
+// offsets the metadata gives, as the HIP runtime does: callers pass only the
+// explicit arguments.
+//
+// Everything a user can get wrong (unknown kernel, too-small kernarg buffer,
+// workgroup too large, LDS beyond the chip's limit) is an llvm::Error whose
+// message says what was expected and what was found. A kernel that executes
+// an instruction the emulator does not implement stops with an error that
+// names its address, encoding and mnemonic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_EMULATOR_DEVICE_H
+#define HK_EMULATOR_DEVICE_H
+
+#include "hk/Emulator/Counters.h"
+#include "hk/Runtime/CodeObject.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hk {
+struct ChipInfo;
+
+namespace emu {
+
+/// A device address (what a kernel sees in its pointer arguments).
+using DevicePtr = uint64_t;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+class DecodedProgram;
+
+/// A loaded code object: its metadata plus the decoded instructions.
+class Module {
+public:
+  ~Module();
+  const CodeObject &getCodeObject() const { return object; }
+  const KernelInfo *findKernel(llvm::StringRef name) const {
+    return object.findKernel(name);
+  }
+  const DecodedProgram &getProgram() const { return *program; }
+
+private:
+  friend class Device;
+  Module(CodeObject object, std::unique_ptr<DecodedProgram> program);
+  CodeObject object;
+  std::unique_ptr<DecodedProgram> program;
+};
+
+/// Which checks run during a launch (all on by default).
+struct SanitizerOptions {
+  bool memoryBounds = true; ///< Global and LDS accesses outside allocations.
+  bool waitcnt = true;      ///< Reads of load results before s_waitcnt.
+  bool ldsRace = true;      ///< LDS accesses of two waves with no barrier.
+  bool barrier = true;      ///< Barrier imbalance between waves.
+
+  static SanitizerOptions none() { return {false, false, false, false}; }
+};
+
+struct LaunchOptions {
+  /// Bytes of LDS allocated at launch on top of the kernel's static LDS.
+  uint32_t dynamicLdsBytes = 0;
+  /// Linear workgroup ids (x fastest) to run; empty runs the whole grid.
+  std::vector<uint64_t> onlyWorkgroups;
+  SanitizerOptions sanitizers;
+  /// Host threads running workgroups; 0 means one per core.
+  unsigned threads = 0;
+  /// Wave-instructions one workgroup may execute before the watchdog stops
+  /// the launch as a hang.
+  uint64_t watchdogInstructions = 200'000'000;
+  /// Sanitizer reports kept (all are counted).
+  unsigned maxReports = 64;
+  /// Prints every instruction wave 0 of the first workgroup executes, with
+  /// lane 0 of its first destination, to stderr (debugging aid).
+  bool trace = false;
+};
+
+struct LaunchResult {
+  KernelCounters counters;
+  std::vector<SanitizerReport> reports;
+  uint64_t totalReports = 0;
+  uint64_t workgroupsRun = 0;
+  double seconds = 0;
+};
+
+/// Builds the explicit part of a kernel's kernarg segment at the offsets the
+/// metadata gives. Each add* call fills the next explicit argument and
+/// checks its size.
+class KernargBuilder {
+public:
+  explicit KernargBuilder(const KernelInfo &kernel);
+  llvm::Error addPointer(DevicePtr ptr) { return addBytes(&ptr, 8, "pointer"); }
+  llvm::Error addU32(uint32_t v) { return addBytes(&v, 4, "32-bit value"); }
+  llvm::Error addI32(int32_t v) { return addBytes(&v, 4, "32-bit value"); }
+  llvm::Error addF32(float v) { return addBytes(&v, 4, "32-bit value"); }
+  llvm::Error addU64(uint64_t v) { return addBytes(&v, 8, "64-bit value"); }
+  /// Fills the next explicit argument with `size` raw bytes.
+  llvm::Error addBytes(const void *data, size_t size, llvm::StringRef what);
+  /// Number of explicit arguments filled so far / expected.
+  unsigned filled() const { return next; }
+  unsigned expected() const { return explicitArgs.size(); }
+  /// The kernarg bytes; an error if some explicit argument was not filled.
+  llvm::Expected<std::vector<uint8_t>> finish() const;
+
+private:
+  const KernelInfo &kernel;
+  std::vector<const KernelArg *> explicitArgs;
+  std::vector<uint8_t> buffer;
+  unsigned next = 0;
+};
+
+/// One device allocation.
+struct Allocation {
+  DevicePtr base = 0;
+  uint64_t size = 0;
+  std::unique_ptr<uint8_t[]> data;
+  std::string label;
+};
+
+/// The device's global memory: allocations at distinct addresses with
+/// unmapped guard gaps between them, so that an access running off the end
+/// of one buffer lands nowhere instead of in the next.
+class GlobalMemory {
+public:
+  DevicePtr allocate(uint64_t size, llvm::StringRef label);
+  bool release(DevicePtr base);
+  /// The allocation holding [address, address+size), or null.
+  const Allocation *find(uint64_t address, uint64_t size) const;
+  /// The host address of [address, address+size), or null when the range
+  /// is not inside one allocation.
+  uint8_t *translate(uint64_t address, uint64_t size) const;
+
+private:
+  std::map<DevicePtr, Allocation> allocations;
+  DevicePtr nextBase = 0x0000100000000000ull;
+  mutable std::mutex mutex;
+};
+
+class Device {
+public:
+  explicit Device(const ChipInfo &chip);
+  ~Device();
+
+  const ChipInfo &getChip() const { return chip; }
+
+  /// Allocates zero-filled device memory (256-byte aligned). A zero-byte
+  /// request still gets a distinct address.
+  DevicePtr malloc(uint64_t bytes, llvm::StringRef label = "");
+  llvm::Error free(DevicePtr ptr);
+  llvm::Error memcpyHtoD(DevicePtr dst, const void *src, uint64_t bytes);
+  llvm::Error memcpyDtoH(void *dst, DevicePtr src, uint64_t bytes);
+  llvm::Error memset(DevicePtr dst, uint8_t value, uint64_t bytes);
+
+  /// Loads a code object for this device's chip.
+  llvm::Expected<std::unique_ptr<Module>> loadModule(llvm::StringRef bytes);
+
+  /// Runs `kernel` over `grid` workgroups of `block` work-items. `kernargs`
+  /// holds the explicit arguments (see KernargBuilder); hidden arguments are
+  /// filled here.
+  llvm::Expected<LaunchResult>
+  launch(const Module &module, llvm::StringRef kernel, Dim3 grid, Dim3 block,
+         llvm::ArrayRef<uint8_t> kernargs, const LaunchOptions &options = {});
+
+  GlobalMemory &getMemory() { return memory; }
+
+private:
+  const ChipInfo &chip;
+  GlobalMemory memory;
+};
+
+} // namespace emu
+} // namespace hk
+
+#endif // HK_EMULATOR_DEVICE_H

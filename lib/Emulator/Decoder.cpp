@@ -1,0 +1,649 @@
+//===- Decoder.cpp - Decoding code objects into handler-bound instructions
+//-===//
+//
+// LLVM's AMDGPU disassembler decodes each instruction once; its printed text
+// is parsed into a compact Instr (operands, modifiers) bound to a handler.
+// The AMDGPU opcode enums are not installed with LLVM, and the printed syntax
+// is the documented assembler syntax, so the text is the stable interface.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Format.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cmath>
+#include <mutex>
+
+extern "C" void LLVMInitializeAMDGPUTargetInfo();
+extern "C" void LLVMInitializeAMDGPUTargetMC();
+extern "C" void LLVMInitializeAMDGPUDisassembler();
+
+using namespace hk;
+using namespace hk::emu;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+const HandlerTable &hk::emu::handlerTable() {
+  static const HandlerTable table = [] {
+    HandlerTable t;
+    registerScalarHandlers(t);
+    registerVectorHandlers(t);
+    registerConvertHandlers(t);
+    registerMemoryHandlers(t);
+    registerMatrixHandlers(t);
+    return t;
+  }();
+  return table;
+}
+
+std::string Instr::describe() const {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << "pc " << llvm::format_hex(pc, 10) << " '" << text << "' (encoding";
+  for (unsigned i = 0; i < size / 4 && i < 3; ++i)
+    os << " " << llvm::format_hex_no_prefix(encoding[i], 8, /*Upper=*/true);
+  os << ")";
+  return result;
+}
+
+// Text parsing ----------------------------------------------------------------
+
+/// Splits at top-level separators (outside [], () and quotes).
+static llvm::SmallVector<llvm::StringRef> splitTopLevel(llvm::StringRef text,
+                                                        char separator) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"')
+      quoted = !quoted;
+    if (quoted)
+      continue;
+    if (c == '[' || c == '(')
+      ++depth;
+    else if (c == ']' || c == ')')
+      --depth;
+    else if (depth == 0 && c == separator) {
+      parts.push_back(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.substr(start).trim());
+  llvm::erase_if(parts, [](llvm::StringRef p) { return p.empty(); });
+  return parts;
+}
+
+/// Parses "[1,0,1]" into bit i = element i.
+static bool parseBitList(llvm::StringRef text, uint8_t &bits,
+                         uint8_t *count = nullptr) {
+  if (!text.consume_front("[") || !text.consume_back("]"))
+    return false;
+  bits = 0;
+  unsigned index = 0;
+  for (llvm::StringRef part : llvm::split(text, ',')) {
+    unsigned value;
+    if (part.trim().getAsInteger(0, value))
+      return false;
+    if (value)
+      bits |= 1u << index;
+    ++index;
+  }
+  if (count)
+    *count = uint8_t(index);
+  return true;
+}
+
+static bool parseRegisterName(llvm::StringRef token, Operand &op) {
+  struct Named {
+    const char *name;
+    unsigned reg, count;
+  };
+  static const Named specials[] = {
+      {"vcc", kVccLo, 2},
+      {"vcc_lo", kVccLo, 1},
+      {"vcc_hi", kVccLo + 1, 1},
+      {"exec", kExecLo, 2},
+      {"exec_lo", kExecLo, 1},
+      {"exec_hi", kExecLo + 1, 1},
+      {"m0", kM0, 1},
+      {"flat_scratch", kFlatScratchLo, 2},
+      {"flat_scratch_lo", kFlatScratchLo, 1},
+      {"flat_scratch_hi", kFlatScratchLo + 1, 1},
+      {"xnack_mask", kXnackMaskLo, 2},
+  };
+  for (const Named &named : specials)
+    if (token == named.name) {
+      op.kind = OpKind::Sgpr;
+      op.reg = named.reg;
+      op.count = named.count;
+      return true;
+    }
+  char prefix = token.empty() ? 0 : token[0];
+  unsigned base = 0;
+  OpKind kind;
+  llvm::StringRef rest;
+  if (token.starts_with("ttmp")) {
+    kind = OpKind::Sgpr;
+    base = kTtmp0;
+    rest = token.drop_front(4);
+  } else if (prefix == 'v' || prefix == 'a' || prefix == 's') {
+    kind = prefix == 's' ? OpKind::Sgpr : OpKind::Vgpr;
+    base = prefix == 'a' ? kAgprBase : 0;
+    rest = token.drop_front(1);
+  } else {
+    return false;
+  }
+  unsigned first, last;
+  if (rest.consume_front("[")) {
+    auto [lo, hi] = rest.split(':');
+    if (!hi.consume_back("]") || lo.getAsInteger(10, first) ||
+        hi.getAsInteger(10, last) || last < first)
+      return false;
+  } else {
+    if (rest.empty() || rest.getAsInteger(10, first))
+      return false;
+    last = first;
+  }
+  op.kind = kind;
+  op.reg = base + first;
+  op.count = last - first + 1;
+  return true;
+}
+
+/// Parses one operand token ("-|v1|", "v[4:7]", "0.5", "0x3f800000", ...).
+/// Float constants are kept as doubles in `floatValue` for typing later.
+static bool parseOperand(llvm::StringRef token, Operand &op,
+                         std::optional<double> &floatValue) {
+  floatValue.reset();
+  if (token == "off") {
+    op.kind = OpKind::Off;
+    return true;
+  }
+  if (token.consume_front("sext(")) {
+    if (!token.consume_back(")"))
+      return false;
+    op.sext = true;
+  }
+  if (token.starts_with("-") && token.size() > 1 && !llvm::isDigit(token[1])) {
+    op.neg = true;
+    token = token.drop_front();
+  }
+  if (token.consume_front("neg(")) {
+    if (!token.consume_back(")"))
+      return false;
+    op.neg = true;
+  }
+  if (token.starts_with("|") && token.ends_with("|") && token.size() > 2) {
+    op.abs = true;
+    token = token.drop_front().drop_back();
+  }
+  if (token.consume_front("abs(")) {
+    if (!token.consume_back(")"))
+      return false;
+    op.abs = true;
+  }
+  if (token.consume_front("lit(")) {
+    if (!token.consume_back(")"))
+      return false;
+  }
+  if (parseRegisterName(token, op))
+    return true;
+  op.kind = OpKind::Imm;
+  if (token.contains('.')) {
+    double value;
+    if (token.getAsDouble(value))
+      return false;
+    floatValue = value;
+    return true;
+  }
+  int64_t value;
+  if (token.getAsInteger(0, value)) {
+    uint64_t unsignedValue;
+    if (token.getAsInteger(0, unsignedValue))
+      return false;
+    value = int64_t(unsignedValue);
+  }
+  op.imm = uint64_t(value);
+  op.count = 1;
+  return true;
+}
+
+/// Encodes an inline float constant for an operand of `type` and width.
+static uint64_t encodeFloatConstant(double value, ConstType type,
+                                    unsigned count) {
+  if (count == 2 || type == ConstType::F64)
+    return f64ToBits(value);
+  if (type == ConstType::F16)
+    return f32ToF16(float(value));
+  return f32ToBits(float(value));
+}
+
+/// Parses ds_swizzle's "swizzle(...)" offset into the 16-bit pattern.
+static bool parseSwizzle(llvm::StringRef text, int32_t &offset) {
+  if (!text.consume_front("swizzle(") || !text.consume_back(")"))
+    return false;
+  llvm::SmallVector<llvm::StringRef> args = splitTopLevel(text, ',');
+  if (args.empty())
+    return false;
+  llvm::StringRef mode = args[0];
+  auto num = [&](unsigned i, unsigned &out) {
+    return i < args.size() && !args[i].getAsInteger(0, out);
+  };
+  if (mode == "QUAD_PERM") {
+    unsigned sel[4];
+    for (unsigned i = 0; i < 4; ++i)
+      if (!num(i + 1, sel[i]))
+        return false;
+    offset = 0x8000 | sel[0] | (sel[1] << 2) | (sel[2] << 4) | (sel[3] << 6);
+    return true;
+  }
+  if (mode == "BITMASK_PERM") {
+    if (args.size() != 2)
+      return false;
+    llvm::StringRef mask = args[1].trim('"');
+    if (mask.size() != 5)
+      return false;
+    unsigned andMask = 0, orMask = 0, xorMask = 0;
+    for (unsigned i = 0; i < 5; ++i) {
+      unsigned bit = 1u << (4 - i);
+      switch (mask[i]) {
+      case '0':
+        break;
+      case '1':
+        orMask |= bit;
+        break;
+      case 'p':
+        andMask |= bit;
+        break;
+      case 'i':
+        andMask |= bit;
+        xorMask |= bit;
+        break;
+      default:
+        return false;
+      }
+    }
+    offset = andMask | (orMask << 5) | (xorMask << 10);
+    return true;
+  }
+  unsigned a = 0, b = 0;
+  if (mode == "BROADCAST" && num(1, a) && num(2, b)) {
+    // Groups of `a` lanes read lane `b` of their group.
+    offset = ((32 - a) & 0x1f) | (b << 5);
+    return true;
+  }
+  if (mode == "SWAP" && num(1, a)) {
+    offset = 0x1f | (a << 10);
+    return true;
+  }
+  if (mode == "REVERSE" && num(1, a)) {
+    offset = 0x1f | ((a - 1) << 10);
+    return true;
+  }
+  return false;
+}
+
+static uint8_t parseSdwaSel(llvm::StringRef value) {
+  return llvm::StringSwitch<uint8_t>(value)
+      .Case("BYTE_0", 0)
+      .Case("BYTE_1", 1)
+      .Case("BYTE_2", 2)
+      .Case("BYTE_3", 3)
+      .Case("WORD_0", 4)
+      .Case("WORD_1", 5)
+      .Default(6);
+}
+
+static bool parseDppControl(llvm::StringRef key, llvm::StringRef value,
+                            Instr &in) {
+  unsigned n = 0;
+  if (key == "quad_perm") {
+    llvm::StringRef list = value;
+    if (!list.consume_front("[") || !list.consume_back("]"))
+      return false;
+    unsigned i = 0, ctrl = 0;
+    for (llvm::StringRef part : llvm::split(list, ',')) {
+      if (part.trim().getAsInteger(0, n) || i >= 4)
+        return false;
+      ctrl |= (n & 3) << (2 * i++);
+    }
+    in.dppCtrl = ctrl;
+    return true;
+  }
+  struct Shift {
+    const char *name;
+    unsigned base;
+  };
+  static const Shift shifts[] = {{"row_shl", 0x100},  {"row_shr", 0x110},
+                                 {"row_ror", 0x120},  {"wave_shl", 0x130},
+                                 {"wave_rol", 0x134}, {"wave_shr", 0x138},
+                                 {"wave_ror", 0x13c}, {"row_newbcast", 0x150}};
+  for (const Shift &shift : shifts)
+    if (key == shift.name) {
+      if (value.getAsInteger(0, n))
+        return false;
+      in.dppCtrl =
+          shift.base + (shift.base >= 0x130 && shift.base < 0x140 ? 0 : n);
+      return true;
+    }
+  if (key == "row_bcast") {
+    if (value.getAsInteger(0, n) || (n != 15 && n != 31))
+      return false;
+    in.dppCtrl = n == 15 ? 0x142 : 0x143;
+    return true;
+  }
+  return false;
+}
+
+/// Applies one modifier token ("offset:16", "sc0", "op_sel:[0,1]", ...).
+static bool parseModifier(llvm::StringRef token, Instr &in) {
+  // hwreg(...)/sendmsg(...) operands: the value comes from the MCInst.
+  if (token.starts_with("hwreg(") || token.starts_with("sendmsg("))
+    return true;
+  auto [key, value] = token.split(':');
+  bool hasValue = token.contains(':');
+  unsigned n = 0;
+  if (!hasValue) {
+    if (key == "sc0" || key == "glc")
+      in.sc0 = true;
+    else if (key == "sc1" || key == "slc")
+      in.sc1 = true;
+    else if (key == "nt")
+      in.nt = true;
+    else if (key == "lds")
+      in.lds = true;
+    else if (key == "offen")
+      in.offen = true;
+    else if (key == "idxen")
+      in.idxen = true;
+    else if (key == "gds")
+      in.gds = true;
+    else if (key == "clamp")
+      in.clamp = true;
+    else if (key == "row_mirror")
+      in.dppCtrl = 0x140;
+    else if (key == "row_half_mirror")
+      in.dppCtrl = 0x141;
+    else
+      return false;
+    return true;
+  }
+  if (key == "offset") {
+    if (value.starts_with("swizzle("))
+      return parseSwizzle(value, in.offset);
+    int64_t v;
+    if (value.getAsInteger(0, v))
+      return false;
+    in.offset = int32_t(v);
+    return true;
+  }
+  if (key == "offset0" || key == "offset1") {
+    if (value.getAsInteger(0, n))
+      return false;
+    (key == "offset0" ? in.offset0 : in.offset1) = uint8_t(n);
+    return true;
+  }
+  if (key == "op_sel")
+    return parseBitList(value, in.opSel, &in.opSelCount);
+  if (key == "op_sel_hi")
+    return parseBitList(value, in.opSelHi);
+  if (key == "neg_lo")
+    return parseBitList(value, in.negLo);
+  if (key == "neg_hi")
+    return parseBitList(value, in.negHi);
+  if (key == "mul" || key == "div") {
+    if (value.getAsInteger(0, n))
+      return false;
+    in.omod = key == "div" ? 3 : (n == 2 ? 1 : 2);
+    return true;
+  }
+  if (key == "cbsz" || key == "abid" || key == "blgp") {
+    if (value.getAsInteger(0, n))
+      return false;
+    (key == "cbsz" ? in.cbsz : key == "abid" ? in.abid : in.blgp) = uint8_t(n);
+    return true;
+  }
+  if (key == "row_mask" || key == "bank_mask") {
+    if (value.getAsInteger(0, n))
+      return false;
+    (key == "row_mask" ? in.rowMask : in.bankMask) = uint8_t(n);
+    return true;
+  }
+  if (key == "bound_ctrl") {
+    in.boundCtrl = true;
+    return true;
+  }
+  if (key == "fi")
+    return true;
+  if (key == "dst_sel") {
+    in.dstSel = parseSdwaSel(value);
+    return true;
+  }
+  if (key == "src0_sel") {
+    in.src0Sel = parseSdwaSel(value);
+    return true;
+  }
+  if (key == "src1_sel") {
+    in.src1Sel = parseSdwaSel(value);
+    return true;
+  }
+  if (key == "dst_unused") {
+    in.dstUnused = value == "UNUSED_SEXT"       ? 1
+                   : value == "UNUSED_PRESERVE" ? 2
+                                                : 0;
+    return true;
+  }
+  return parseDppControl(key, value, in);
+}
+
+llvm::Error hk::emu::parseInstructionText(llvm::StringRef text, Instr &in) {
+  text = text.trim();
+  in.text = text.str();
+  auto [mnemonic, rest] = text.split(' ');
+  llvm::StringRef base = mnemonic;
+  if (base.consume_back("_dpp"))
+    in.dpp = true;
+  else if (base.consume_back("_sdwa"))
+    in.sdwa = true;
+  else if (!base.consume_back("_e32"))
+    base.consume_back("_e64");
+  in.mnemonic = base.str();
+
+  // Operands are comma-separated; modifiers follow the last operand,
+  // separated by spaces.
+  llvm::SmallVector<llvm::StringRef> operandTexts;
+  llvm::SmallVector<llvm::StringRef> modifierTexts;
+  for (llvm::StringRef part : splitTopLevel(rest, ',')) {
+    llvm::SmallVector<llvm::StringRef> words = splitTopLevel(part, ' ');
+    for (unsigned i = 0; i < words.size(); ++i) {
+      bool isModifier = i > 0;
+      if (i == 0) {
+        // A bare modifier (no operands before it), e.g. "s_endpgm" args.
+        Operand probe;
+        std::optional<double> fv;
+        isModifier = !parseOperand(words[0], probe, fv);
+      }
+      (isModifier ? modifierTexts : operandTexts).push_back(words[i]);
+    }
+  }
+  const HandlerTable &table = handlerTable();
+  auto entry = table.find(in.mnemonic);
+  if (entry != table.end()) {
+    in.fn = entry->second.fn;
+    in.cls = entry->second.cls;
+    in.sub = entry->second.sub;
+    in.numDsts = entry->second.numDsts;
+    // SOPP-style immediates come from the MCInst (see captureImmediate).
+    if (entry->second.rawImm)
+      return llvm::Error::success();
+  }
+  ConstType constType =
+      entry == table.end() ? ConstType::F32 : entry->second.constType;
+  if (operandTexts.size() > std::size(in.ops))
+    return makeError("too many operands");
+  for (llvm::StringRef token : operandTexts) {
+    Operand &op = in.ops[in.numOps++];
+    std::optional<double> floatValue;
+    if (!parseOperand(token, op, floatValue))
+      return makeError("cannot parse operand '" + token + "'");
+    if (floatValue)
+      op.imm = encodeFloatConstant(*floatValue, constType, 1);
+  }
+  for (llvm::StringRef token : modifierTexts)
+    if (!parseModifier(token, in))
+      return makeError("cannot parse modifier '" + token + "'");
+  return llvm::Error::success();
+}
+
+// The MC disassembler
+// ----------------------------------------------------------
+
+namespace {
+struct Disassembler {
+  std::unique_ptr<llvm::MCRegisterInfo> mri;
+  std::unique_ptr<llvm::MCAsmInfo> mai;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti;
+  std::unique_ptr<llvm::MCInstrInfo> mii;
+  std::unique_ptr<llvm::MCContext> ctx;
+  std::unique_ptr<llvm::MCDisassembler> disasm;
+  std::unique_ptr<llvm::MCInstPrinter> printer;
+};
+} // namespace
+
+static llvm::Expected<Disassembler> createDisassembler(const ChipInfo &chip) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+  });
+  llvm::Triple triple("amdgcn-amd-amdhsa");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return makeError("LLVM has no AMDGPU target: " + error);
+  Disassembler d;
+  llvm::MCTargetOptions options;
+  d.mri.reset(target->createMCRegInfo(triple));
+  d.mai.reset(target->createMCAsmInfo(*d.mri, triple, options));
+  d.sti.reset(target->createMCSubtargetInfo(triple, chip.name, ""));
+  d.mii.reset(target->createMCInstrInfo());
+  if (!d.mri || !d.mai || !d.sti || !d.mii)
+    return makeError("cannot create the AMDGPU MC layer for " + chip.name);
+  d.ctx = std::make_unique<llvm::MCContext>(triple, d.mai.get(), d.mri.get(),
+                                            d.sti.get());
+  d.disasm.reset(target->createMCDisassembler(*d.sti, *d.ctx));
+  d.printer.reset(
+      target->createMCInstPrinter(triple, 0, *d.mai, *d.mii, *d.mri));
+  if (!d.disasm || !d.printer)
+    return makeError("cannot create the AMDGPU disassembler for " + chip.name);
+  return d;
+}
+
+/// SOPP/SOPK instructions carry their immediate in the first MCInst
+/// operand; reading it there avoids re-parsing symbolic forms such as
+/// "vmcnt(3) lgkmcnt(0)".
+static void captureImmediate(const llvm::MCInst &inst, Instr &in) {
+  for (const llvm::MCOperand &operand : inst)
+    if (operand.isImm()) {
+      in.simm = operand.getImm();
+      return;
+    }
+}
+
+static void unimplementedHandler(Wave &w, const Instr &in) {
+  if (!in.decodeError.empty()) {
+    w.fault(in, "cannot decode the instruction: " + in.decodeError);
+    return;
+  }
+  w.fault(in, "instruction '" + in.mnemonic +
+                  "' is not implemented by the emulator");
+}
+
+/// Finds the chip's description of an MFMA (gfx950 also spells the f8f6f4
+/// instructions without "scale", meaning unit scales).
+static void bindMfma(const ChipInfo &chip, Instr &in) {
+  in.mfma = chip.findMfma(in.mnemonic);
+  llvm::StringRef name = in.mnemonic;
+  if (!in.mfma && name.consume_front("v_mfma_"))
+    in.mfma = chip.findMfma(("v_mfma_scale_" + name).str());
+  if (!in.mfma)
+    in.decodeError = "'" + in.mnemonic + "' is not an MFMA of " +
+                     chip.name.str() + " (see ChipInfo)";
+}
+
+llvm::Expected<std::unique_ptr<DecodedProgram>>
+DecodedProgram::decode(const CodeObject &object) {
+  auto d = createDisassembler(object.getChip());
+  if (!d)
+    return d.takeError();
+  auto program = std::make_unique<DecodedProgram>();
+  const Segment *code = nullptr;
+  for (const Segment &segment : object.getSegments())
+    if (segment.executable) {
+      if (code)
+        return makeError("code object has more than one executable segment");
+      code = &segment;
+    }
+  if (!code)
+    return makeError("code object has no executable segment");
+  program->base = code->address;
+  program->end = code->address + code->bytes.size();
+  program->byWord.assign(code->bytes.size() / 4, -1);
+  llvm::ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>(code->bytes.data()),
+      code->bytes.size() & ~size_t(3));
+  uint64_t offset = 0;
+  while (offset + 4 <= bytes.size()) {
+    Instr in;
+    in.pc = program->base + offset;
+    llvm::MCInst inst;
+    uint64_t size = 0;
+    llvm::ArrayRef<uint8_t> window = bytes.slice(offset);
+    auto status =
+        d->disasm->getInstruction(inst, size, window, in.pc, llvm::nulls());
+    if (status != llvm::MCDisassembler::Success || size == 0 || size % 4) {
+      size = 4;
+      in.decodeError = "the AMDGPU disassembler rejects these bytes";
+      in.text = "<undecodable>";
+      in.mnemonic = "<undecodable>";
+    } else {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      d->printer->printInst(&inst, in.pc, "", *d->sti, os);
+      captureImmediate(inst, in);
+      if (llvm::Error error = parseInstructionText(text, in))
+        in.decodeError = llvm::toString(std::move(error)) + " in '" +
+                         llvm::StringRef(text).trim().str() + "'";
+    }
+    if (in.cls == InstrClass::Mfma && in.decodeError.empty())
+      bindMfma(object.getChip(), in);
+    in.size = uint8_t(size);
+    for (unsigned i = 0; i < size / 4 && i < 3; ++i)
+      std::memcpy(&in.encoding[i], window.data() + 4 * i, 4);
+    if (!in.fn || !in.decodeError.empty())
+      in.fn = unimplementedHandler;
+    program->byWord[offset / 4] = int32_t(program->instrs.size());
+    program->instrs.push_back(std::move(in));
+    offset += size;
+  }
+  return program;
+}

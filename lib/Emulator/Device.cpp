@@ -1,0 +1,557 @@
+//===- Device.cpp - The hk-emu host API
+//------------------------------------===//
+
+#include "Interp.h"
+
+#include "hk/Emulator/Device.h"
+#include "hk/Support/ChipInfo.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+using namespace hk;
+using namespace hk::emu;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static std::string hex(uint64_t value) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format_hex(value, 2);
+  return s;
+}
+
+// Global memory
+// -----------------------------------------------------------------
+
+DevicePtr GlobalMemory::allocate(uint64_t size, llvm::StringRef label) {
+  std::lock_guard<std::mutex> lock(mutex);
+  Allocation alloc;
+  alloc.base = nextBase;
+  alloc.size = size;
+  alloc.data.reset(new uint8_t[std::max<uint64_t>(size, 1)]());
+  alloc.label = label.str();
+  // A 64 KiB unmapped gap after each buffer catches runs off its end.
+  nextBase += llvm::alignTo(std::max<uint64_t>(size, 1), 4096) + 65536;
+  DevicePtr base = alloc.base;
+  allocations.emplace(base, std::move(alloc));
+  return base;
+}
+
+bool GlobalMemory::release(DevicePtr base) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return allocations.erase(base) == 1;
+}
+
+// Launches never allocate, so lookups during a launch need no lock.
+const Allocation *GlobalMemory::find(uint64_t address, uint64_t size) const {
+  auto it = allocations.upper_bound(address);
+  if (it == allocations.begin())
+    return nullptr;
+  --it;
+  const Allocation &alloc = it->second;
+  if (address + size > alloc.base + alloc.size || address + size < address)
+    return nullptr;
+  return &alloc;
+}
+
+uint8_t *GlobalMemory::translate(uint64_t address, uint64_t size) const {
+  const Allocation *alloc = find(address, size);
+  return alloc ? alloc->data.get() + (address - alloc->base) : nullptr;
+}
+
+// Module
+// ------------------------------------------------------------------------
+
+Module::Module(CodeObject object, std::unique_ptr<DecodedProgram> program)
+    : object(std::move(object)), program(std::move(program)) {}
+Module::~Module() = default;
+
+// Kernargs
+// ----------------------------------------------------------------------
+
+KernargBuilder::KernargBuilder(const KernelInfo &kernel)
+    : kernel(kernel), explicitArgs(kernel.explicitArgs()),
+      buffer(kernel.kernargSegmentSize, 0) {}
+
+llvm::Error KernargBuilder::addBytes(const void *data, size_t size,
+                                     llvm::StringRef what) {
+  if (next >= explicitArgs.size())
+    return makeError("kernel '" + kernel.name + "' takes " +
+                     llvm::Twine(explicitArgs.size()) +
+                     " explicit argument(s), got one more (" + what + ")");
+  const KernelArg &arg = *explicitArgs[next];
+  if (arg.size != size)
+    return makeError("argument " + llvm::Twine(next) + " ('" + arg.name +
+                     "') of kernel '" + kernel.name + "' is " +
+                     llvm::Twine(arg.size) + " bytes (" + arg.valueKind +
+                     "), got a " + llvm::Twine(size) + "-byte " + what);
+  if (arg.offset + size > buffer.size())
+    buffer.resize(arg.offset + size, 0);
+  std::memcpy(buffer.data() + arg.offset, data, size);
+  ++next;
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<uint8_t>> KernargBuilder::finish() const {
+  if (next != explicitArgs.size())
+    return makeError("kernel '" + kernel.name + "' takes " +
+                     llvm::Twine(explicitArgs.size()) +
+                     " explicit argument(s), got " + llvm::Twine(next));
+  return buffer;
+}
+
+// Device
+// ------------------------------------------------------------------------
+
+Device::Device(const ChipInfo &chip) : chip(chip) {}
+Device::~Device() = default;
+
+DevicePtr Device::malloc(uint64_t bytes, llvm::StringRef label) {
+  return memory.allocate(bytes, label);
+}
+
+llvm::Error Device::free(DevicePtr ptr) {
+  if (!memory.release(ptr))
+    return makeError("free of " + hex(ptr) +
+                     ", which is not the start of a live allocation");
+  return llvm::Error::success();
+}
+
+llvm::Error Device::memcpyHtoD(DevicePtr dst, const void *src, uint64_t bytes) {
+  uint8_t *host = memory.translate(dst, bytes);
+  if (!host)
+    return makeError("memcpyHtoD of " + llvm::Twine(bytes) + " bytes to " +
+                     hex(dst) + " does not fit in one device allocation");
+  std::memcpy(host, src, bytes);
+  return llvm::Error::success();
+}
+
+llvm::Error Device::memcpyDtoH(void *dst, DevicePtr src, uint64_t bytes) {
+  const uint8_t *host = memory.translate(src, bytes);
+  if (!host)
+    return makeError("memcpyDtoH of " + llvm::Twine(bytes) + " bytes from " +
+                     hex(src) + " does not fit in one device allocation");
+  std::memcpy(dst, host, bytes);
+  return llvm::Error::success();
+}
+
+llvm::Error Device::memset(DevicePtr dst, uint8_t value, uint64_t bytes) {
+  uint8_t *host = memory.translate(dst, bytes);
+  if (!host)
+    return makeError("memset of " + llvm::Twine(bytes) + " bytes at " +
+                     hex(dst) + " does not fit in one device allocation");
+  std::memset(host, value, bytes);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<Module>>
+Device::loadModule(llvm::StringRef bytes) {
+  auto object = CodeObject::parse(bytes);
+  if (!object)
+    return object.takeError();
+  if (&object->getChip() != &chip)
+    return makeError("code object is for " + object->getChip().name +
+                     ", but the device is a " + chip.name);
+  for (const KernelInfo &kernel : object->getKernels())
+    if (kernel.wavefrontSize != chip.waveSize)
+      return makeError("kernel '" + kernel.name + "' uses wave" +
+                       llvm::Twine(kernel.wavefrontSize) + "; " + chip.name +
+                       " runs wave" + llvm::Twine(chip.waveSize));
+  auto program = DecodedProgram::decode(*object);
+  if (!program)
+    return program.takeError();
+  return std::unique_ptr<Module>(
+      new Module(std::move(*object), std::move(*program)));
+}
+
+/// Reads the initial-state enables of the kernel descriptor.
+static llvm::Error readDescriptor(const KernelInfo &kernel, LaunchState &L) {
+  const uint8_t *d = kernel.descriptor.data();
+  uint32_t rsrc2, rsrc3;
+  uint16_t props, preload;
+  std::memcpy(&rsrc3, d + 44, 4);
+  std::memcpy(&rsrc2, d + 52, 4);
+  std::memcpy(&props, d + 56, 2);
+  std::memcpy(&preload, d + 58, 2);
+  (void)rsrc3;
+  L.enablePrivateSegmentBuffer = props & (1u << 0);
+  L.enableDispatchPtr = props & (1u << 1);
+  L.enableQueuePtr = props & (1u << 2);
+  L.enableKernargPtr = props & (1u << 3);
+  L.enableDispatchId = props & (1u << 4);
+  L.enableFlatScratchInit = props & (1u << 5);
+  L.enablePrivateSegmentSize = props & (1u << 6);
+  if (props & (1u << 10))
+    return makeError("kernel '" + kernel.name +
+                     "' is compiled for wave32; gfx942/gfx950 run wave64");
+  L.userSgprCount = (rsrc2 >> 1) & 0x1f;
+  L.enableWgId[0] = rsrc2 & (1u << 7);
+  L.enableWgId[1] = rsrc2 & (1u << 8);
+  L.enableWgId[2] = rsrc2 & (1u << 9);
+  L.enableWgInfo = rsrc2 & (1u << 10);
+  L.workitemIdDims = ((rsrc2 >> 11) & 3) + 1;
+  L.enableScratchOffset = rsrc2 & 1;
+  L.preloadSgprs = preload & 0x7f;
+  L.preloadOffsetDwords = preload >> 7;
+  L.entryPc = kernel.entryAddress + (L.preloadSgprs ? 256 : 0);
+  return llvm::Error::success();
+}
+
+/// Fills the COV5 hidden arguments the way the HIP runtime does.
+static void fillHiddenArgs(const KernelInfo &kernel, Dim3 grid, Dim3 block,
+                           uint32_t dynamicLds, std::vector<uint8_t> &bytes) {
+  auto put = [&](const KernelArg &arg, uint64_t value) {
+    if (arg.offset + arg.size > bytes.size())
+      return;
+    std::memcpy(bytes.data() + arg.offset, &value,
+                std::min<uint32_t>(arg.size, 8));
+  };
+  uint32_t blocks[3] = {grid.x, grid.y, grid.z};
+  uint32_t sizes[3] = {block.x, block.y, block.z};
+  for (const KernelArg &arg : kernel.args) {
+    llvm::StringRef kind = arg.valueKind;
+    if (!kind.starts_with("hidden_"))
+      continue;
+    int dim = kind.ends_with("_x")   ? 0
+              : kind.ends_with("_y") ? 1
+              : kind.ends_with("_z") ? 2
+                                     : -1;
+    if (kind.starts_with("hidden_block_count_") && dim >= 0)
+      put(arg, blocks[dim]);
+    else if (kind.starts_with("hidden_group_size_") && dim >= 0)
+      put(arg, sizes[dim]);
+    else if (kind.starts_with("hidden_remainder_") && dim >= 0)
+      put(arg, 0); // Grids are whole workgroups (HIP's launch model).
+    else if (kind == "hidden_grid_dims")
+      put(arg, grid.z > 1 || block.z > 1   ? 3
+               : grid.y > 1 || block.y > 1 ? 2
+                                           : 1);
+    else if (kind == "hidden_dynamic_lds_size")
+      put(arg, dynamicLds);
+    else
+      put(arg, 0); // Offsets, queue/printf/hostcall pointers: none here.
+  }
+}
+
+/// The 64-byte hsa_kernel_dispatch_packet_t a kernel may read through its
+/// dispatch pointer.
+static void fillDispatchPacket(uint8_t *packet, Dim3 grid, Dim3 block,
+                               uint32_t groupSegment, uint64_t kernarg,
+                               uint64_t descriptor) {
+  std::memset(packet, 0, 64);
+  uint16_t setup = grid.z > 1 || block.z > 1   ? 3
+                   : grid.y > 1 || block.y > 1 ? 2
+                                               : 1;
+  uint16_t wg[3] = {uint16_t(block.x), uint16_t(block.y), uint16_t(block.z)};
+  uint32_t gridSize[3] = {grid.x * block.x, grid.y * block.y, grid.z * block.z};
+  std::memcpy(packet + 2, &setup, 2);
+  std::memcpy(packet + 4, wg, 6);
+  std::memcpy(packet + 12, gridSize, 12);
+  std::memcpy(packet + 28, &groupSegment, 4);
+  std::memcpy(packet + 32, &descriptor, 8);
+  std::memcpy(packet + 40, &kernarg, 8);
+}
+
+static llvm::Error validateLaunch(const ChipInfo &chip,
+                                  const KernelInfo &kernel, Dim3 grid,
+                                  Dim3 block, llvm::ArrayRef<uint8_t> kernargs,
+                                  const LaunchOptions &options,
+                                  uint64_t ldsBytes) {
+  if (grid.count() == 0 || block.count() == 0)
+    return makeError("grid and block sizes must be at least 1 in every "
+                     "dimension, got grid " +
+                     llvm::Twine(grid.x) + "x" + llvm::Twine(grid.y) + "x" +
+                     llvm::Twine(grid.z) + " block " + llvm::Twine(block.x) +
+                     "x" + llvm::Twine(block.y) + "x" + llvm::Twine(block.z));
+  uint64_t limit =
+      kernel.maxFlatWorkgroupSize ? kernel.maxFlatWorkgroupSize : 1024;
+  if (block.count() > limit)
+    return makeError("block of " + llvm::Twine(block.count()) +
+                     " work-items exceeds kernel '" + kernel.name +
+                     "''s max_flat_workgroup_size of " + llvm::Twine(limit));
+  if (block.x >= 1024 || block.y >= 1024 || block.z >= 1024)
+    return makeError("block dimensions must be below 1024 each (packed "
+                     "work-item ids are 10 bits)");
+  if (ldsBytes > chip.ldsBytesPerWorkgroup)
+    return makeError("kernel '" + kernel.name + "' needs " +
+                     llvm::Twine(ldsBytes) + " bytes of LDS (static " +
+                     llvm::Twine(kernel.groupSegmentFixedSize) + " + dynamic " +
+                     llvm::Twine(options.dynamicLdsBytes) + "), " + chip.name +
+                     " has " + llvm::Twine(chip.ldsBytesPerWorkgroup));
+  if (kernel.privateSegmentFixedSize > 0 || kernel.usesDynamicStack)
+    return makeError("kernel '" + kernel.name + "' uses " +
+                     llvm::Twine(kernel.privateSegmentFixedSize) +
+                     " bytes of scratch per lane; the emulator does not "
+                     "implement scratch memory");
+  size_t explicitEnd = 0;
+  for (const KernelArg *arg : kernel.explicitArgs())
+    explicitEnd = std::max<size_t>(explicitEnd, arg->offset + arg->size);
+  if (kernargs.size() < explicitEnd)
+    return makeError("kernel '" + kernel.name + "' needs " +
+                     llvm::Twine(explicitEnd) +
+                     " bytes of explicit kernel arguments, got " +
+                     llvm::Twine(kernargs.size()));
+  for (uint64_t id : options.onlyWorkgroups)
+    if (id >= grid.count())
+      return makeError("workgroup " + llvm::Twine(id) +
+                       " selected to run is outside the grid of " +
+                       llvm::Twine(grid.count()) + " workgroups");
+  return llvm::Error::success();
+}
+
+llvm::Expected<LaunchResult> Device::launch(const Module &module,
+                                            llvm::StringRef kernelName,
+                                            Dim3 grid, Dim3 block,
+                                            llvm::ArrayRef<uint8_t> kernargs,
+                                            const LaunchOptions &options) {
+  const KernelInfo *kernel = module.findKernel(kernelName);
+  if (!kernel) {
+    std::string names;
+    for (const KernelInfo &k : module.getCodeObject().getKernels())
+      names += (names.empty() ? "" : ", ") + k.name;
+    return makeError("no kernel '" + kernelName +
+                     "' in the code object (it has: " + names + ")");
+  }
+  if (&module.getCodeObject().getChip() != &chip)
+    return makeError("module is for " + module.getCodeObject().getChip().name +
+                     ", device is " + chip.name);
+  uint64_t ldsBytes =
+      uint64_t(kernel->groupSegmentFixedSize) + options.dynamicLdsBytes;
+  if (llvm::Error error = validateLaunch(chip, *kernel, grid, block, kernargs,
+                                         options, ldsBytes))
+    return std::move(error);
+
+  LaunchState L;
+  L.chip = &chip;
+  L.program = &module.getProgram();
+  L.memory = &memory;
+  L.kernel = kernel;
+  L.grid = grid;
+  L.block = block;
+  L.ldsBytes = uint32_t(ldsBytes);
+  L.sanitize = options.sanitizers;
+  L.watchdog = options.watchdogInstructions;
+  L.maxReports = options.maxReports;
+  L.trace = options.trace;
+  if (llvm::Error error = readDescriptor(*kernel, L))
+    return std::move(error);
+
+  // Kernarg segment and dispatch packet live in device memory for the
+  // duration of the launch.
+  std::vector<uint8_t> segment(
+      std::max<size_t>(kernel->kernargSegmentSize, kernargs.size()), 0);
+  std::copy(kernargs.begin(), kernargs.end(), segment.begin());
+  fillHiddenArgs(*kernel, grid, block, options.dynamicLdsBytes, segment);
+  segment.resize(llvm::alignTo(std::max<size_t>(segment.size(), 4), 64) + 256,
+                 0);
+  L.kernargAddress = memory.allocate(segment.size(), "kernarg segment");
+  L.dispatchAddress = memory.allocate(64, "dispatch packet");
+  std::memcpy(memory.translate(L.kernargAddress, segment.size()),
+              segment.data(), segment.size());
+  fillDispatchPacket(memory.translate(L.dispatchAddress, 64), grid, block,
+                     uint32_t(ldsBytes), L.kernargAddress,
+                     kernel->descriptorAddress);
+  llvm::scope_exit cleanup([&] {
+    memory.release(L.kernargAddress);
+    memory.release(L.dispatchAddress);
+  });
+
+  std::vector<uint64_t> ids = options.onlyWorkgroups;
+  if (ids.empty()) {
+    ids.resize(grid.count());
+    for (uint64_t i = 0; i < ids.size(); ++i)
+      ids[i] = i;
+  }
+  unsigned threads = options.threads
+                         ? options.threads
+                         : std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<uint64_t>(threads, ids.size()));
+
+  struct Outcome {
+    KernelCounters counters;
+    std::vector<SanitizerReport> reports;
+    uint64_t reportCount = 0;
+    std::string error;
+    uint64_t errorWorkgroup = ~0ull;
+  };
+  std::vector<Outcome> outcomes(threads);
+  std::atomic<uint64_t> next{0};
+  auto start = std::chrono::steady_clock::now();
+  auto worker = [&](unsigned t) {
+    Workgroup wg;
+    wg.launch = &L;
+    wg.lds.assign(ldsBytes, 0);
+    if (L.sanitize.ldsRace)
+      wg.shadow.assign(ldsBytes, LdsShadow());
+    wg.dmaPending.assign((ldsBytes + 3) / 4, 0);
+    Outcome &out = outcomes[t];
+    while (!L.abort) {
+      uint64_t index = next.fetch_add(1);
+      if (index >= ids.size())
+        break;
+      uint64_t id = ids[index];
+      wg.linearId = id;
+      wg.id[0] = uint32_t(id % grid.x);
+      wg.id[1] = uint32_t((id / grid.x) % grid.y);
+      wg.id[2] = uint32_t(id / (uint64_t(grid.x) * grid.y));
+      runWorkgroup(wg);
+      if (!wg.error.empty()) {
+        out.error = wg.error;
+        out.errorWorkgroup = id;
+        break;
+      }
+    }
+    out.counters = std::move(wg.counters);
+    out.reports = std::move(wg.reports);
+    out.reportCount = wg.reportCount;
+  };
+  if (threads <= 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back(worker, t);
+    for (std::thread &thread : pool)
+      thread.join();
+  }
+
+  LaunchResult result;
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  const Outcome *failed = nullptr;
+  for (Outcome &out : outcomes) {
+    if (!out.error.empty() &&
+        (!failed || out.errorWorkgroup < failed->errorWorkgroup))
+      failed = &out;
+    result.counters.merge(out.counters);
+    result.totalReports += out.reportCount;
+    for (SanitizerReport &r : out.reports)
+      result.reports.push_back(std::move(r));
+  }
+  if (failed)
+    return makeError(failed->error);
+  // Reports in a thread-independent order, one per (kind, pc).
+  std::sort(result.reports.begin(), result.reports.end(),
+            [](const SanitizerReport &a, const SanitizerReport &b) {
+              return std::tie(a.kind, a.pc, a.workgroup, a.wave, a.lane) <
+                     std::tie(b.kind, b.pc, b.workgroup, b.wave, b.lane);
+            });
+  std::vector<SanitizerReport> unique;
+  for (SanitizerReport &r : result.reports)
+    if (unique.empty() || unique.back().kind != r.kind ||
+        unique.back().pc != r.pc)
+      unique.push_back(std::move(r));
+  if (unique.size() > options.maxReports)
+    unique.resize(options.maxReports);
+  result.reports = std::move(unique);
+  result.workgroupsRun = ids.size();
+  return result;
+}
+
+// Counters
+// ----------------------------------------------------------------------
+
+llvm::StringRef hk::emu::stringifyInstrClass(InstrClass c) {
+  static const char *names[] = {"salu", "valu", "mfma",    "lds",    "vmem",
+                                "smem", "wait", "barrier", "branch", "other"};
+  return c < InstrClass::Count ? names[size_t(c)] : "?";
+}
+
+llvm::StringRef hk::emu::stringifyReportKind(SanitizerReport::Kind kind) {
+  switch (kind) {
+  case SanitizerReport::GlobalOutOfBounds:
+    return "global-out-of-bounds";
+  case SanitizerReport::LdsOutOfBounds:
+    return "lds-out-of-bounds";
+  case SanitizerReport::ReadBeforeWait:
+    return "read-before-wait";
+  case SanitizerReport::LdsRace:
+    return "lds-race";
+  case SanitizerReport::BarrierImbalance:
+    return "barrier-imbalance";
+  }
+  return "?";
+}
+
+void KernelCounters::merge(const KernelCounters &other) {
+  for (size_t i = 0; i < mix.size(); ++i)
+    mix[i] += other.mix[i];
+  globalReadBytes += other.globalReadBytes;
+  globalWriteBytes += other.globalWriteBytes;
+  ldsReadBytes += other.ldsReadBytes;
+  ldsWriteBytes += other.ldsWriteBytes;
+  directToLdsBytes += other.directToLdsBytes;
+  scalarReadBytes += other.scalarReadBytes;
+  mfmaCount += other.mfmaCount;
+  mfmaFlops += other.mfmaFlops;
+  for (const auto &[pc, stats] : other.ldsConflicts) {
+    LdsConflictStats &mine = ldsConflicts[pc];
+    mine.mnemonic = stats.mnemonic;
+    mine.executions += stats.executions;
+    mine.phases += stats.phases;
+    mine.extraCycles += stats.extraCycles;
+  }
+  waveInstructions = 0;
+  for (uint64_t count : mix)
+    waveInstructions += count;
+}
+
+uint64_t KernelCounters::ldsConflictCycles() const {
+  uint64_t total = 0;
+  for (const auto &entry : ldsConflicts)
+    total += entry.second.extraCycles;
+  return total;
+}
+
+llvm::json::Object KernelCounters::toJson() const {
+  llvm::json::Object mixJson;
+  for (size_t i = 0; i < mix.size(); ++i)
+    mixJson[stringifyInstrClass(InstrClass(i))] = mix[i];
+  llvm::json::Array conflicts;
+  for (const auto &[pc, stats] : ldsConflicts)
+    conflicts.push_back(
+        llvm::json::Object{{"pc", hex(pc)},
+                           {"mnemonic", stats.mnemonic},
+                           {"executions", stats.executions},
+                           {"phases", stats.phases},
+                           {"conflict_cycles", stats.extraCycles}});
+  return llvm::json::Object{
+      {"wave_instructions", waveInstructions},
+      {"mix", std::move(mixJson)},
+      {"bytes", llvm::json::Object{{"global_read", globalReadBytes},
+                                   {"global_write", globalWriteBytes},
+                                   {"scalar_read", scalarReadBytes},
+                                   {"lds_read", ldsReadBytes},
+                                   {"lds_write", ldsWriteBytes},
+                                   {"direct_to_lds", directToLdsBytes}}},
+      {"mfma", llvm::json::Object{{"count", mfmaCount}, {"flops", mfmaFlops}}},
+      {"lds_bank_conflict_cycles", ldsConflictCycles()},
+      {"lds_instructions", std::move(conflicts)}};
+}
+
+void KernelCounters::print(llvm::raw_ostream &os) const {
+  os << "wave-instructions: " << waveInstructions << "\n  mix:";
+  for (size_t i = 0; i < mix.size(); ++i)
+    if (mix[i])
+      os << " " << stringifyInstrClass(InstrClass(i)) << "=" << mix[i];
+  os << "\n";
+  os << "bytes: global read " << globalReadBytes << ", global write "
+     << globalWriteBytes << ", scalar read " << scalarReadBytes << ", LDS read "
+     << ldsReadBytes << ", LDS write " << ldsWriteBytes << ", direct-to-LDS "
+     << directToLdsBytes << "\n";
+  os << "mfma: " << mfmaCount << " instructions, " << mfmaFlops << " flops\n";
+  os << "lds bank conflicts: " << ldsConflictCycles() << " extra cycles\n";
+  for (const auto &[pc, stats] : ldsConflicts)
+    os << "  " << hex(pc) << " " << stats.mnemonic << ": " << stats.executions
+       << " executions, " << stats.phases << " phases, " << stats.extraCycles
+       << " conflict cycles\n";
+}

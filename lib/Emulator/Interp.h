@@ -1,0 +1,358 @@
+//===- Interp.h - The interpreter's internal state -----------------*- C++
+//-*-===//
+//
+// Decoded instructions, wave and workgroup state, and the helpers the
+// instruction handlers share. Internal to lib/Emulator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_LIB_EMULATOR_INTERP_H
+#define HK_LIB_EMULATOR_INTERP_H
+
+#include "hk/Emulator/Device.h"
+#include "hk/Emulator/Numerics.h"
+#include "hk/Support/ChipInfo.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hk::emu {
+
+constexpr unsigned kWaveSize = 64;
+constexpr unsigned kNumSgprs = 128;
+constexpr unsigned kNumVgprs = 512; ///< 256 arch VGPRs then 256 AGPRs.
+constexpr unsigned kAgprBase = 256;
+// SGPR-file indices of the special scalar registers (their encodings).
+constexpr unsigned kFlatScratchLo = 102;
+constexpr unsigned kXnackMaskLo = 104;
+constexpr unsigned kVccLo = 106;
+constexpr unsigned kTtmp0 = 108;
+constexpr unsigned kM0 = 124;
+constexpr unsigned kExecLo = 126;
+
+enum class OpKind : uint8_t { None, Vgpr, Sgpr, Imm, Off };
+
+/// One operand of a decoded instruction. AGPR aN is Vgpr with reg 256+N.
+struct Operand {
+  OpKind kind = OpKind::None;
+  uint8_t count = 1; ///< Consecutive 32-bit registers.
+  bool neg = false, abs = false, sext = false;
+  uint16_t reg = 0;
+  uint64_t imm = 0; ///< Imm: the bit pattern, 64 bits for 64-bit operands.
+  bool isVgpr() const { return kind == OpKind::Vgpr; }
+  bool isSgpr() const { return kind == OpKind::Sgpr; }
+};
+
+struct Wave;
+struct Instr;
+using Handler = void (*)(Wave &, const Instr &);
+
+/// How inline float constants of an instruction are encoded.
+enum class ConstType : uint8_t { F32, F16, F64 };
+
+/// What the handler table knows about a mnemonic.
+struct HandlerEntry {
+  Handler fn = nullptr;
+  InstrClass cls = InstrClass::Valu;
+  uint32_t sub = 0;    ///< Handler-specific selector (operation, width...).
+  uint8_t numDsts = 1; ///< Leading operands that are written, not read.
+  ConstType constType = ConstType::F32;
+  bool rawImm = false; ///< Operand is the MCInst immediate (SOPP).
+};
+
+using HandlerTable = llvm::StringMap<HandlerEntry>;
+/// The mnemonic -> handler table (built once).
+const HandlerTable &handlerTable();
+void registerScalarHandlers(HandlerTable &table);
+void registerVectorHandlers(HandlerTable &table);
+void registerConvertHandlers(HandlerTable &table);
+void registerMemoryHandlers(HandlerTable &table);
+void registerMatrixHandlers(HandlerTable &table);
+
+/// A decoded instruction with its handler and parsed modifiers.
+struct Instr {
+  Handler fn = nullptr;
+  uint64_t pc = 0;
+  uint8_t size = 4;
+  InstrClass cls = InstrClass::Other;
+  uint8_t numOps = 0;
+  uint8_t numDsts = 1;
+  uint32_t sub = 0;
+  Operand ops[8];
+  // Memory modifiers.
+  int32_t offset = 0;
+  uint8_t offset0 = 0, offset1 = 0;
+  bool sc0 = false, sc1 = false, nt = false, lds = false, offen = false,
+       idxen = false, gds = false;
+  // VOP3/VOP3P modifiers.
+  bool clamp = false;
+  uint8_t omod = 0; ///< 0 none, 1 *2, 2 *4, 3 /2.
+  uint8_t opSel = 0, opSelHi = 0xf, negLo = 0, negHi = 0;
+  uint8_t opSelCount = 0; ///< Elements of the printed op_sel list.
+  // DPP.
+  bool dpp = false, boundCtrl = false;
+  uint16_t dppCtrl = 0;
+  uint8_t rowMask = 0xf, bankMask = 0xf;
+  // SDWA (selectors: 0-3 byte, 4-5 word, 6 dword).
+  bool sdwa = false;
+  uint8_t dstSel = 6, dstUnused = 0, src0Sel = 6, src1Sel = 6;
+  // MFMA.
+  uint8_t cbsz = 0, abid = 0, blgp = 0;
+  const MfmaInstr *mfma = nullptr;
+  /// SOPP/SOPK immediate (branch offset, waitcnt bits, ...).
+  int64_t simm = 0;
+  uint32_t encoding[3] = {0, 0, 0};
+  std::string mnemonic; ///< Without _e32/_e64/_dpp/_sdwa.
+  std::string text;     ///< As the disassembler printed it.
+  std::string decodeError;
+
+  std::string describe() const;
+};
+
+/// All instructions of a code object's executable segments, decoded once at
+/// load time and indexed by address.
+class DecodedProgram {
+public:
+  static llvm::Expected<std::unique_ptr<DecodedProgram>>
+  decode(const CodeObject &object);
+  const Instr *at(uint64_t pc) const {
+    if (pc < base || pc >= end || (pc & 3))
+      return nullptr;
+    int32_t index = byWord[(pc - base) >> 2];
+    return index < 0 ? nullptr : &instrs[index];
+  }
+  const std::vector<Instr> &all() const { return instrs; }
+
+private:
+  uint64_t base = 0, end = 0;
+  std::vector<Instr> instrs;
+  std::vector<int32_t> byWord;
+};
+
+/// Decodes the instruction text LLVM printed into `instr` (exposed for unit
+/// tests of the parser).
+llvm::Error parseInstructionText(llvm::StringRef text, Instr &instr);
+
+struct LaunchState;
+struct Workgroup;
+
+/// One outstanding memory operation, tracked for the wait-count sanitizer
+/// and the LDS race checker.
+struct PendingOp {
+  uint32_t id = 0;
+  uint16_t firstReg = 0;
+  uint16_t numRegs = 0;
+  bool sgpr = false;
+  bool ldsWrite = false; ///< Its LDS ranges are writes (else reads).
+  bool dma = false;      ///< Direct-to-LDS load.
+  uint64_t pc = 0;
+  /// LDS byte ranges (address, size) the operation touches.
+  std::vector<std::pair<uint32_t, uint32_t>> ldsRanges;
+};
+
+struct Wave {
+  uint32_t v[kNumVgprs][kWaveSize];
+  uint32_t s[kNumSgprs];
+  bool scc = false;
+  uint64_t pc = 0;
+  enum State : uint8_t { Running, AtBarrier, Ended, Faulted } state = Running;
+  unsigned id = 0;
+  unsigned barriers = 0;
+  uint64_t executed = 0;
+  Workgroup *wg = nullptr;
+  // Last global allocation hit (translation cache).
+  uint64_t cacheLo = 1, cacheHi = 0;
+  uint8_t *cacheHost = nullptr;
+
+  // Wait-count tracking.
+  uint32_t nextOpId = 1;
+  uint32_t pendingReg[kNumVgprs + kNumSgprs];
+  unsigned pendingCount = 0; ///< Registers with a load in flight.
+  std::deque<PendingOp> vmemOps, ldsOps;
+  std::vector<PendingOp> smemOps;
+
+  uint64_t exec() const {
+    return s[kExecLo] | (uint64_t(s[kExecLo + 1]) << 32);
+  }
+  void setExec(uint64_t m) {
+    s[kExecLo] = uint32_t(m);
+    s[kExecLo + 1] = uint32_t(m >> 32);
+  }
+  uint64_t vcc() const { return s[kVccLo] | (uint64_t(s[kVccLo + 1]) << 32); }
+  void setVcc(uint64_t m) {
+    s[kVccLo] = uint32_t(m);
+    s[kVccLo + 1] = uint32_t(m >> 32);
+  }
+  uint64_t sgpr64(unsigned reg) const {
+    return s[reg] | (uint64_t(s[reg + 1]) << 32);
+  }
+  void setSgpr64(unsigned reg, uint64_t value) {
+    s[reg] = uint32_t(value);
+    s[reg + 1] = uint32_t(value >> 32);
+  }
+
+  /// Stops the wave (and the launch) with an error about `in`.
+  void fault(const Instr &in, const llvm::Twine &message);
+};
+
+/// Read-only facts of one launch shared by all workgroups.
+struct LaunchState {
+  const ChipInfo *chip = nullptr;
+  const DecodedProgram *program = nullptr;
+  const GlobalMemory *memory = nullptr;
+  const KernelInfo *kernel = nullptr;
+  Dim3 grid, block;
+  uint32_t ldsBytes = 0;
+  uint64_t kernargAddress = 0;
+  uint64_t dispatchAddress = 0;
+  uint64_t entryPc = 0;
+  SanitizerOptions sanitize;
+  uint64_t watchdog = 0;
+  unsigned maxReports = 64;
+  bool trace = false;
+  // Initial state from the kernel descriptor.
+  unsigned userSgprCount = 0;
+  bool enableDispatchPtr = false, enableQueuePtr = false,
+       enableKernargPtr = false, enableDispatchId = false,
+       enableFlatScratchInit = false, enablePrivateSegmentSize = false,
+       enablePrivateSegmentBuffer = false;
+  bool enableWgId[3] = {false, false, false};
+  bool enableWgInfo = false, enableScratchOffset = false;
+  unsigned workitemIdDims = 1; ///< VGPR workitem ids enabled (x, xy, xyz).
+  bool packedWorkitemIds = true;
+  unsigned preloadSgprs = 0, preloadOffsetDwords = 0;
+  std::atomic<bool> abort{false};
+};
+
+/// Per-byte LDS shadow for the race checker.
+struct LdsShadow {
+  uint32_t writeEpoch = 0; ///< Epoch + 1 of the last write (0: none).
+  uint16_t writer = 0;
+  uint32_t writerPc = 0;  ///< Low bits of the writing instruction's pc.
+  uint32_t readEpoch = 0; ///< Epoch + 1 of the reads in `readers`.
+  uint64_t readers = 0;   ///< Bit per wave (waves 0-63).
+};
+
+struct Workgroup {
+  LaunchState *launch = nullptr;
+  uint64_t linearId = 0;
+  uint32_t id[3] = {0, 0, 0};
+  std::vector<uint8_t> lds;
+  std::vector<LdsShadow> shadow;
+  /// Per LDS dword: id+1 of the wave whose direct-to-LDS load still writes
+  /// it (0: none).
+  std::vector<uint16_t> dmaPending;
+  std::vector<std::unique_ptr<Wave>> waves;
+  unsigned numWaves = 0;
+  KernelCounters counters;
+  std::vector<SanitizerReport> reports;
+  uint64_t reportCount = 0;
+  std::string error;
+  uint64_t errorPc = 0;
+  /// (kind, pc) pairs already reported: one report per instruction.
+  std::set<std::pair<unsigned, uint64_t>> reported;
+
+  void report(SanitizerReport::Kind kind, const Wave &w, uint64_t pc, int lane,
+              uint64_t address, const llvm::Twine &message);
+};
+
+// Operand access -----------------------------------------------------------
+
+/// A per-lane view of one 32-bit source: VGPRs advance by lane, scalars and
+/// constants do not.
+struct SrcView {
+  const uint32_t *p;
+  unsigned stride;
+  uint32_t operator[](unsigned lane) const { return p[lane * stride]; }
+};
+
+/// Reads a scalar operand's 32-bit word `word` (SGPR or constant).
+inline uint32_t readScalar(const Wave &w, const Operand &op,
+                           unsigned word = 0) {
+  if (op.kind == OpKind::Sgpr)
+    return w.s[(op.reg + word) & (kNumSgprs - 1)];
+  if (op.kind == OpKind::Imm)
+    return uint32_t(op.imm >> (32 * word));
+  return 0;
+}
+inline uint64_t readScalar64(const Wave &w, const Operand &op) {
+  if (op.kind == OpKind::Imm)
+    return op.imm;
+  return readScalar(w, op, 0) | (uint64_t(readScalar(w, op, 1)) << 32);
+}
+
+/// A lane view of `op`'s word `word`; `tmp` backs scalar values.
+inline SrcView viewOf(const Wave &w, const Operand &op, unsigned word,
+                      uint32_t &tmp) {
+  if (op.kind == OpKind::Vgpr)
+    return {w.v[(op.reg + word) & (kNumVgprs - 1)], 1};
+  tmp = readScalar(w, op, word);
+  return {&tmp, 0};
+}
+
+inline void writeSgpr(Wave &w, const Operand &op, unsigned word,
+                      uint32_t value) {
+  if (op.kind == OpKind::Sgpr)
+    w.s[(op.reg + word) & (kNumSgprs - 1)] = value;
+}
+
+/// Iterates the set lanes of `mask`.
+template <typename F> inline void forEachLane(uint64_t mask, F f) {
+  while (mask) {
+    unsigned lane = __builtin_ctzll(mask);
+    f(lane);
+    mask &= mask - 1;
+  }
+}
+
+inline uint32_t vgprIndex(const Operand &op, unsigned word) {
+  return (op.reg + word) & (kNumVgprs - 1);
+}
+
+// Shared helpers implemented in Workgroup.cpp --------------------------------
+
+/// Host address of global [address, address+size) or null (reported when
+/// the memory sanitizer is on).
+uint8_t *globalAccess(Wave &w, const Instr &in, uint64_t address, unsigned size,
+                      int lane, bool write);
+/// Host address of LDS [address, address+size) or null (reported).
+uint8_t *ldsAccess(Wave &w, const Instr &in, uint32_t address, unsigned size,
+                   int lane, bool write);
+enum class WaitCounter : uint8_t { Vm, Lds, Smem };
+/// Starts tracking a memory operation under `counter`; null when neither
+/// the wait-count nor the race sanitizer needs it.
+PendingOp *issueOp(Wave &w, const Instr &in, WaitCounter counter);
+/// Marks `numRegs` registers of `dst` as written when `op` completes.
+void markPendingDst(Wave &w, PendingOp &op, const Operand &dst,
+                    unsigned numRegs);
+/// Applies s_waitcnt limits.
+void retireWaits(Wave &w, unsigned vmcnt, unsigned lgkmcnt);
+/// Reports a read of a register whose load has not been waited for.
+void checkPendingRead(Wave &w, const Instr &in, const Operand &op);
+/// Race bookkeeping of an LDS access by `w` of [address, address+size).
+void noteLdsAccess(Wave &w, uint64_t pc, uint32_t address, unsigned size,
+                   bool write, int lane);
+/// Bank-conflict accounting of one ds_* instruction: lane L accesses
+/// `bytes` at addr0[L] (and at addr1[L] when addr1 is given).
+void countLdsBankConflicts(Wave &w, const Instr &in, const uint32_t *addr0,
+                           const uint32_t *addr1, uint64_t mask, unsigned bytes,
+                           bool write);
+/// Runs one workgroup to completion (or to a fault).
+void runWorkgroup(Workgroup &wg);
+/// Records a direct-to-LDS write whose data is not there until vmcnt
+/// retires it.
+void noteDmaWrite(Wave &w, PendingOp &op, uint32_t address, unsigned size);
+/// Reports a read of LDS bytes a direct-to-LDS load has not yet written.
+void checkDmaPendingRead(Wave &w, const Instr &in, uint32_t address,
+                         unsigned size, int lane);
+
+} // namespace hk::emu
+
+#endif // HK_LIB_EMULATOR_INTERP_H

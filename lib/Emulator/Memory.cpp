@@ -1,0 +1,833 @@
+//===- Memory.cpp - LDS, buffer, global and flat memory instructions -----===//
+
+#include "Interp.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace hk;
+using namespace hk::emu;
+
+// Sub-selectors of memory handlers.
+enum MemKind : uint32_t {
+  // Width in bytes in bits 0-7.
+  kSigned = 1u << 8, ///< Sign-extend sub-dword loads.
+  kD16 = 1u << 9,    ///< Load/store the low 16 bits of the VGPR.
+  kD16Hi = 1u << 10, ///< Load/store the high 16 bits of the VGPR.
+  kStride64 = 1u << 11,
+};
+
+static unsigned widthOf(uint32_t sub) { return sub & 0xff; }
+
+/// Writes `bytes` loaded bytes into the destination VGPRs of one lane.
+static void writeLoaded(Wave &w, const Operand &dst, unsigned lane,
+                        const uint8_t *data, unsigned bytes, uint32_t sub) {
+  if (bytes >= 4) {
+    for (unsigned i = 0; i < bytes / 4; ++i)
+      std::memcpy(&w.v[vgprIndex(dst, i)][lane], data + 4 * i, 4);
+    return;
+  }
+  uint32_t value = 0;
+  std::memcpy(&value, data, bytes);
+  if (sub & kSigned)
+    value = bytes == 1 ? uint32_t(int32_t(int8_t(value)))
+                       : uint32_t(int32_t(int16_t(value)));
+  uint32_t &reg = w.v[vgprIndex(dst, 0)][lane];
+  if (sub & kD16Hi)
+    reg = (reg & 0xffffu) | (value << 16);
+  else if (sub & kD16)
+    reg = (reg & 0xffff0000u) | (value & 0xffffu);
+  else
+    reg = value;
+}
+
+/// Reads the `bytes` to store from the data VGPRs of one lane.
+static void readStored(const Wave &w, const Operand &data, unsigned lane,
+                       uint8_t *out, unsigned bytes, uint32_t sub) {
+  uint32_t words[4] = {0, 0, 0, 0};
+  for (unsigned i = 0; i < std::max(1u, bytes / 4) && i < 4; ++i)
+    words[i] = w.v[vgprIndex(data, i)][lane];
+  if (sub & kD16Hi)
+    words[0] >>= 16;
+  std::memcpy(out, words, bytes);
+}
+
+static unsigned dwordsOf(unsigned bytes) { return std::max(1u, bytes / 4); }
+
+// LDS
+// ------------------------------------------------------------------------------
+
+static void ldsBookkeeping(Wave &w, const Instr &in, PendingOp *op,
+                           uint32_t address, unsigned size, bool write,
+                           int lane) {
+  noteLdsAccess(w, in.pc, address, size, write, lane);
+  if (op) {
+    op->ldsWrite = write;
+    if (!op->ldsRanges.empty() &&
+        op->ldsRanges.back().first + op->ldsRanges.back().second == address)
+      op->ldsRanges.back().second += size;
+    else
+      op->ldsRanges.push_back({address, size});
+  }
+  if (!write && w.wg->launch->sanitize.waitcnt)
+    checkDmaPendingRead(w, in, address, size, lane);
+}
+
+/// ds_read_* vdst, vaddr offset:N
+static void dsRead(Wave &w, const Instr &in) {
+  unsigned bytes = widthOf(in.sub);
+  const Operand &dst = in.ops[0];
+  uint32_t tmp;
+  SrcView addr = viewOf(w, in.ops[1], 0, tmp);
+  uint64_t exec = w.exec();
+  uint32_t addresses[kWaveSize];
+  PendingOp *op = issueOp(w, in, WaitCounter::Lds);
+  forEachLane(exec, [&](unsigned l) {
+    uint32_t a = addr[l] + uint32_t(in.offset);
+    addresses[l] = a;
+    ldsBookkeeping(w, in, op, a, bytes, false, int(l));
+    const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false);
+    uint8_t zero[16] = {};
+    writeLoaded(w, dst, l, src ? src : zero, bytes, in.sub);
+  });
+  countLdsBankConflicts(w, in, addresses, nullptr, exec, bytes, false);
+  w.wg->counters.ldsReadBytes += uint64_t(__builtin_popcountll(exec)) * bytes;
+  if (op)
+    markPendingDst(w, *op, dst, dwordsOf(bytes));
+}
+
+/// ds_write_* vaddr, vdata offset:N
+static void dsWrite(Wave &w, const Instr &in) {
+  unsigned bytes = widthOf(in.sub);
+  uint32_t tmp;
+  SrcView addr = viewOf(w, in.ops[0], 0, tmp);
+  uint64_t exec = w.exec();
+  uint32_t addresses[kWaveSize];
+  PendingOp *op = issueOp(w, in, WaitCounter::Lds);
+  forEachLane(exec, [&](unsigned l) {
+    uint32_t a = addr[l] + uint32_t(in.offset);
+    addresses[l] = a;
+    ldsBookkeeping(w, in, op, a, bytes, true, int(l));
+    uint8_t *dst = ldsAccess(w, in, a, bytes, int(l), true);
+    if (dst)
+      readStored(w, in.ops[1], l, dst, bytes, in.sub);
+  });
+  countLdsBankConflicts(w, in, addresses, nullptr, exec, bytes, true);
+  w.wg->counters.ldsWriteBytes += uint64_t(__builtin_popcountll(exec)) * bytes;
+}
+
+/// ds_read2[st64]_b32/b64 vdst, vaddr offset0:A offset1:B
+static void dsRead2(Wave &w, const Instr &in) {
+  unsigned bytes = widthOf(in.sub);
+  unsigned scale = bytes * ((in.sub & kStride64) ? 64 : 1);
+  const Operand &dst = in.ops[0];
+  uint32_t tmp;
+  SrcView addr = viewOf(w, in.ops[1], 0, tmp);
+  uint64_t exec = w.exec();
+  uint32_t a0[kWaveSize], a1[kWaveSize];
+  PendingOp *op = issueOp(w, in, WaitCounter::Lds);
+  unsigned words = bytes / 4;
+  forEachLane(exec, [&](unsigned l) {
+    a0[l] = addr[l] + in.offset0 * scale;
+    a1[l] = addr[l] + in.offset1 * scale;
+    for (unsigned half = 0; half < 2; ++half) {
+      uint32_t a = half ? a1[l] : a0[l];
+      ldsBookkeeping(w, in, op, a, bytes, false, int(l));
+      const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false);
+      for (unsigned i = 0; i < words; ++i) {
+        uint32_t v = 0;
+        if (src)
+          std::memcpy(&v, src + 4 * i, 4);
+        w.v[vgprIndex(dst, half * words + i)][l] = v;
+      }
+    }
+  });
+  countLdsBankConflicts(w, in, a0, a1, exec, bytes, false);
+  w.wg->counters.ldsReadBytes +=
+      uint64_t(__builtin_popcountll(exec)) * bytes * 2;
+  if (op)
+    markPendingDst(w, *op, dst, 2 * words);
+}
+
+/// ds_write2[st64]_b32/b64 vaddr, vdata0, vdata1 offset0:A offset1:B
+static void dsWrite2(Wave &w, const Instr &in) {
+  unsigned bytes = widthOf(in.sub);
+  unsigned scale = bytes * ((in.sub & kStride64) ? 64 : 1);
+  uint32_t tmp;
+  SrcView addr = viewOf(w, in.ops[0], 0, tmp);
+  uint64_t exec = w.exec();
+  uint32_t a0[kWaveSize], a1[kWaveSize];
+  PendingOp *op = issueOp(w, in, WaitCounter::Lds);
+  forEachLane(exec, [&](unsigned l) {
+    a0[l] = addr[l] + in.offset0 * scale;
+    a1[l] = addr[l] + in.offset1 * scale;
+    for (unsigned half = 0; half < 2; ++half) {
+      uint32_t a = half ? a1[l] : a0[l];
+      ldsBookkeeping(w, in, op, a, bytes, true, int(l));
+      uint8_t *dst = ldsAccess(w, in, a, bytes, int(l), true);
+      if (dst)
+        readStored(w, in.ops[1 + half], l, dst, bytes, 0);
+    }
+  });
+  countLdsBankConflicts(w, in, a0, a1, exec, bytes, true);
+  w.wg->counters.ldsWriteBytes +=
+      uint64_t(__builtin_popcountll(exec)) * bytes * 2;
+}
+
+enum AtomicOp : uint32_t {
+  AAdd,
+  ASub,
+  AMinI,
+  AMaxI,
+  AMinU,
+  AMaxU,
+  AAnd,
+  AOr,
+  AXor,
+  ASwap,
+  AInc,
+  ADec,
+  ACmpSwap,
+  AAddF32,
+  AMinF32,
+  AMaxF32,
+};
+
+static uint32_t applyAtomic(uint32_t op, uint32_t old, uint32_t data,
+                            uint32_t compare) {
+  switch (op) {
+  case AAdd:
+    return old + data;
+  case ASub:
+    return old - data;
+  case AMinI:
+    return uint32_t(std::min(int32_t(old), int32_t(data)));
+  case AMaxI:
+    return uint32_t(std::max(int32_t(old), int32_t(data)));
+  case AMinU:
+    return std::min(old, data);
+  case AMaxU:
+    return std::max(old, data);
+  case AAnd:
+    return old & data;
+  case AOr:
+    return old | data;
+  case AXor:
+    return old ^ data;
+  case ASwap:
+    return data;
+  case AInc:
+    return old >= data ? 0 : old + 1;
+  case ADec:
+    return (old == 0 || old > data) ? data : old - 1;
+  case ACmpSwap:
+    return old == compare ? data : old;
+  case AAddF32:
+    return f32ToBits(bitsToF32(old) + bitsToF32(data));
+  case AMinF32: {
+    float a = bitsToF32(old), b = bitsToF32(data);
+    return f32ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b));
+  }
+  case AMaxF32: {
+    float a = bitsToF32(old), b = bitsToF32(data);
+    return f32ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b));
+  }
+  }
+  return old;
+}
+
+/// ds_<op>[_rtn]_{u32,f32,b32}: [vdst,] vaddr, vdata [, vdata1]
+static void dsAtomic(Wave &w, const Instr &in) {
+  bool returns = in.sub & 0x100;
+  uint32_t op = in.sub & 0xff;
+  unsigned base = returns ? 1 : 0;
+  uint32_t t[3] = {0, 0, 0};
+  SrcView addr = viewOf(w, in.ops[base], 0, t[0]);
+  SrcView data0 = viewOf(w, in.ops[base + 1], 0, t[1]);
+  SrcView data1 = in.numOps > base + 2 ? viewOf(w, in.ops[base + 2], 0, t[2])
+                                       : SrcView{&t[2], 0};
+  uint64_t exec = w.exec();
+  uint32_t addresses[kWaveSize];
+  PendingOp *pending = issueOp(w, in, WaitCounter::Lds);
+  forEachLane(exec, [&](unsigned l) {
+    uint32_t a = addr[l] + uint32_t(in.offset);
+    addresses[l] = a;
+    ldsBookkeeping(w, in, pending, a, 4, true, int(l));
+    uint8_t *p = ldsAccess(w, in, a, 4, int(l), true);
+    uint32_t old = 0;
+    if (p) {
+      std::memcpy(&old, p, 4);
+      // ds_cmpst: data0 is the compare value, data1 the new value.
+      uint32_t value = op == ACmpSwap ? applyAtomic(op, old, data1[l], data0[l])
+                                      : applyAtomic(op, old, data0[l], 0);
+      std::memcpy(p, &value, 4);
+    }
+    if (returns)
+      w.v[vgprIndex(in.ops[0], 0)][l] = old;
+  });
+  countLdsBankConflicts(w, in, addresses, nullptr, exec, 4, true);
+  uint64_t moved = uint64_t(__builtin_popcountll(exec)) * 4;
+  w.wg->counters.ldsReadBytes += moved;
+  w.wg->counters.ldsWriteBytes += moved;
+  if (pending && returns)
+    markPendingDst(w, *pending, in.ops[0], 1);
+}
+
+/// ds_bpermute_b32 vdst, vaddr, vdata: lane L reads vdata of lane addr/4.
+/// ds_permute_b32: lane L writes its vdata to lane addr/4.
+static void dsPermute(Wave &w, const Instr &in) {
+  bool backward = in.sub;
+  uint32_t t[2];
+  SrcView addr = viewOf(w, in.ops[1], 0, t[0]);
+  SrcView data = viewOf(w, in.ops[2], 0, t[1]);
+  uint64_t exec = w.exec();
+  uint32_t result[kWaveSize] = {};
+  forEachLane(exec, [&](unsigned l) {
+    unsigned other = ((addr[l] + uint32_t(in.offset)) / 4) & 63;
+    if (backward)
+      result[l] = (exec >> other) & 1 ? data[other] : 0;
+    else
+      result[other] = data[l];
+  });
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(exec, [&](unsigned l) { dst[l] = result[l]; });
+  if (PendingOp *op = issueOp(w, in, WaitCounter::Lds))
+    markPendingDst(w, *op, in.ops[0], 1);
+}
+
+/// ds_swizzle_b32 vdst, vaddr offset:swizzle(...)
+static void dsSwizzle(Wave &w, const Instr &in) {
+  uint32_t t;
+  SrcView data = viewOf(w, in.ops[1], 0, t);
+  uint64_t exec = w.exec();
+  uint32_t pattern = uint32_t(in.offset) & 0xffff;
+  uint32_t result[kWaveSize];
+  for (unsigned l = 0; l < kWaveSize; ++l) {
+    unsigned from;
+    if (pattern & 0x8000) {
+      from = (l & ~3u) | ((pattern >> (2 * (l & 3))) & 3);
+    } else {
+      unsigned andMask = pattern & 0x1f, orMask = (pattern >> 5) & 0x1f,
+               xorMask = (pattern >> 10) & 0x1f;
+      from = (l & 0x20) | ((((l & 0x1f) & andMask) | orMask) ^ xorMask);
+    }
+    result[l] = (exec >> from) & 1 ? data[from] : 0;
+  }
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(exec, [&](unsigned l) { dst[l] = result[l]; });
+  if (PendingOp *op = issueOp(w, in, WaitCounter::Lds))
+    markPendingDst(w, *op, in.ops[0], 1);
+}
+
+/// gfx950 transpose reads (ds_read_b64_tr_b{4,8,16}, ds_read_b96_tr_b6).
+/// Within each group of 16 lanes, the lanes' loaded bits form a tile whose
+/// rows are 16 elements wide; lane c receives column c. See docs/emulator.md
+/// for the assumption behind this element order.
+static void dsReadTranspose(Wave &w, const Instr &in) {
+  unsigned bytes = widthOf(in.sub);
+  unsigned bits = (in.sub >> 16) & 0xff;
+  unsigned perLane = bytes * 8 / bits; // Elements each lane loads.
+  unsigned lanesPerRow = 16 / perLane; // Lanes whose data make one row.
+  const Operand &dst = in.ops[0];
+  uint32_t tmp;
+  SrcView addr = viewOf(w, in.ops[1], 0, tmp);
+  uint64_t exec = w.exec();
+  uint32_t addresses[kWaveSize];
+  uint8_t loaded[kWaveSize][12] = {};
+  PendingOp *op = issueOp(w, in, WaitCounter::Lds);
+  forEachLane(exec, [&](unsigned l) {
+    uint32_t a = addr[l] + uint32_t(in.offset);
+    addresses[l] = a;
+    ldsBookkeeping(w, in, op, a, bytes, false, int(l));
+    if (const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false))
+      std::memcpy(loaded[l], src, bytes);
+  });
+  auto element = [&](unsigned lane, unsigned index) {
+    unsigned bit = index * bits;
+    uint32_t v = 0;
+    for (unsigned b = 0; b < bits; ++b)
+      v |= ((loaded[lane][(bit + b) / 8] >> ((bit + b) % 8)) & 1) << b;
+    return v;
+  };
+  forEachLane(exec, [&](unsigned l) {
+    unsigned group = l & ~15u, c = l & 15;
+    uint8_t out[12] = {};
+    for (unsigned r = 0; r < perLane; ++r) {
+      uint32_t v = element(group + r * lanesPerRow + c / perLane, c % perLane);
+      unsigned bit = r * bits;
+      for (unsigned b = 0; b < bits; ++b)
+        out[(bit + b) / 8] |= uint8_t(((v >> b) & 1) << ((bit + b) % 8));
+    }
+    for (unsigned i = 0; i < bytes / 4; ++i)
+      std::memcpy(&w.v[vgprIndex(dst, i)][l], out + 4 * i, 4);
+  });
+  countLdsBankConflicts(w, in, addresses, nullptr, exec, bytes, false);
+  w.wg->counters.ldsReadBytes += uint64_t(__builtin_popcountll(exec)) * bytes;
+  if (op)
+    markPendingDst(w, *op, dst, bytes / 4);
+}
+
+// Vector memory
+// ------------------------------------------------------------------------
+
+namespace {
+/// How one lane's global address is formed, for FLAT/GLOBAL and BUFFER.
+struct VmemAddress {
+  uint64_t address = 0;
+  bool inRange = true;      ///< Buffer range check passed (per access start).
+  uint64_t rangeOffset = 0; ///< Offset checked against num_records.
+  uint64_t numRecords = ~0ull;
+};
+} // namespace
+
+/// Operand positions of a VMEM instruction.
+struct VmemLayout {
+  int data = -1, vaddr = -1, saddr = -1, soffset = -1, rsrc = -1;
+};
+
+static VmemLayout globalLayout(const Instr &in, bool store, bool atomic) {
+  VmemLayout L;
+  if (in.lds) { // global_load_lds_*: vaddr, saddr
+    L.vaddr = 0;
+    L.saddr = 1;
+    return L;
+  }
+  if (store || (atomic && !in.sc0)) { // vaddr, vdata, saddr
+    L.vaddr = 0;
+    L.data = 1;
+    L.saddr = 2;
+    return L;
+  }
+  if (atomic) { // vdst, vaddr, vdata, saddr
+    L.data = 0;
+    L.vaddr = 1;
+    L.saddr = 3;
+    return L;
+  }
+  L.data = 0; // vdst, vaddr, saddr
+  L.vaddr = 1;
+  L.saddr = 2;
+  return L;
+}
+
+static VmemLayout bufferLayout(const Instr &in) {
+  VmemLayout L;
+  if (in.lds) { // vaddr, rsrc, soffset
+    L.vaddr = 0;
+    L.rsrc = 1;
+    L.soffset = 2;
+    return L;
+  }
+  L.data = 0; // vdata, vaddr, rsrc, soffset
+  L.vaddr = 1;
+  L.rsrc = 2;
+  L.soffset = 3;
+  return L;
+}
+
+/// Computes every active lane's address.
+static void computeAddresses(const Wave &w, const Instr &in, bool buffer,
+                             const VmemLayout &L, VmemAddress *out) {
+  uint64_t exec = w.exec();
+  const Operand *vaddr = L.vaddr >= 0 ? &in.ops[L.vaddr] : nullptr;
+  bool hasVaddr = vaddr && vaddr->kind == OpKind::Vgpr;
+  uint32_t t[2] = {0, 0};
+  SrcView v0 = hasVaddr ? viewOf(w, *vaddr, 0, t[0]) : SrcView{&t[0], 0};
+  SrcView v1 = hasVaddr && vaddr->count > 1 ? viewOf(w, *vaddr, 1, t[1])
+                                            : SrcView{&t[1], 0};
+  if (!buffer) {
+    const Operand &saddr = in.ops[L.saddr];
+    bool hasSaddr = saddr.kind == OpKind::Sgpr;
+    uint64_t sbase = hasSaddr ? readScalar64(w, saddr) : 0;
+    forEachLane(exec, [&](unsigned l) {
+      uint64_t a = hasSaddr ? sbase + v0[l] : (v0[l] | (uint64_t(v1[l]) << 32));
+      out[l].address = a + int64_t(in.offset);
+    });
+    return;
+  }
+  const Operand &rsrc = in.ops[L.rsrc];
+  uint64_t base = (readScalar(w, rsrc, 0) |
+                   (uint64_t(readScalar(w, rsrc, 1) & 0xffff) << 32));
+  uint32_t stride = (readScalar(w, rsrc, 1) >> 16) & 0x3fff;
+  uint32_t numRecords = readScalar(w, rsrc, 2);
+  uint32_t soffset = L.soffset >= 0 ? readScalar(w, in.ops[L.soffset]) : 0;
+  forEachLane(exec, [&](unsigned l) {
+    uint32_t index = in.idxen ? v0[l] : 0;
+    uint32_t voffset = in.offen ? (in.idxen ? v1[l] : v0[l]) : 0;
+    uint64_t offset = uint64_t(voffset) + uint32_t(in.offset);
+    VmemAddress &a = out[l];
+    a.address = base + soffset + offset + uint64_t(stride) * index;
+    a.rangeOffset = offset;
+    // Raw buffers (stride 0) check the byte offset; structured ones the
+    // record index.
+    if (stride == 0 || !in.idxen)
+      a.numRecords = numRecords;
+    else
+      a.inRange = index < numRecords && offset < stride;
+  });
+}
+
+/// Whether a buffer access's component [offset, offset+size) is in range.
+static bool componentInRange(const VmemAddress &a, uint64_t componentOffset,
+                             unsigned size) {
+  if (!a.inRange)
+    return false;
+  return a.rangeOffset + componentOffset + size <= a.numRecords;
+}
+
+static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
+  unsigned bytes = widthOf(in.sub);
+  VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, false, false);
+  VmemAddress addrs[kWaveSize];
+  computeAddresses(w, in, buffer, L, addrs);
+  uint64_t exec = w.exec();
+  const Operand &dst = in.ops[L.data];
+  unsigned component = bytes >= 4 ? 4 : bytes;
+  forEachLane(exec, [&](unsigned l) {
+    uint8_t data[16] = {};
+    for (unsigned c = 0; c < bytes; c += component) {
+      if (buffer && !componentInRange(addrs[l], c, component))
+        continue; // Out-of-range reads return zero.
+      if (const uint8_t *src = globalAccess(w, in, addrs[l].address + c,
+                                            component, int(l), false))
+        std::memcpy(data + c, src, component);
+    }
+    writeLoaded(w, dst, l, data, bytes, in.sub);
+  });
+  w.wg->counters.globalReadBytes +=
+      uint64_t(__builtin_popcountll(exec)) * bytes;
+  if (PendingOp *op = issueOp(w, in, WaitCounter::Vm))
+    markPendingDst(w, *op, dst, dwordsOf(bytes));
+}
+
+/// buffer_load_* ... lds / global_load_lds_*: each lane's data goes to
+/// LDS[M0 + instOffset + lane * max(size, 4)], not to VGPRs.
+static void vmemLoadToLds(Wave &w, const Instr &in, bool buffer) {
+  unsigned bytes = widthOf(in.sub);
+  if (!w.wg->launch->chip->supportsDirectToLds(bytes)) {
+    w.fault(in, "direct-to-LDS loads of " + llvm::Twine(bytes) +
+                    " bytes per lane do not exist on " +
+                    w.wg->launch->chip->name);
+    return;
+  }
+  VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, false, false);
+  VmemAddress addrs[kWaveSize];
+  computeAddresses(w, in, buffer, L, addrs);
+  uint64_t exec = w.exec();
+  uint32_t ldsBase = w.s[kM0] + uint32_t(in.offset);
+  unsigned laneStride = std::max(bytes, 4u);
+  PendingOp *op = issueOp(w, in, WaitCounter::Vm);
+  unsigned component = bytes >= 4 ? 4 : bytes;
+  forEachLane(exec, [&](unsigned l) {
+    uint8_t data[16] = {};
+    for (unsigned c = 0; c < bytes; c += component) {
+      if (buffer && !componentInRange(addrs[l], c, component))
+        continue;
+      if (const uint8_t *src = globalAccess(w, in, addrs[l].address + c,
+                                            component, int(l), false))
+        std::memcpy(data + c, src, component);
+    }
+    uint32_t ldsAddress = ldsBase + l * laneStride;
+    noteLdsAccess(w, in.pc, ldsAddress, bytes, true, int(l));
+    if (op)
+      noteDmaWrite(w, *op, ldsAddress, bytes);
+    if (uint8_t *dst = ldsAccess(w, in, ldsAddress, bytes, int(l), true))
+      std::memcpy(dst, data, bytes);
+  });
+  uint64_t moved = uint64_t(__builtin_popcountll(exec)) * bytes;
+  w.wg->counters.globalReadBytes += moved;
+  w.wg->counters.directToLdsBytes += moved;
+}
+
+static void vmemStore(Wave &w, const Instr &in, bool buffer) {
+  unsigned bytes = widthOf(in.sub);
+  VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, true, false);
+  VmemAddress addrs[kWaveSize];
+  computeAddresses(w, in, buffer, L, addrs);
+  uint64_t exec = w.exec();
+  const Operand &data = in.ops[L.data];
+  unsigned component = bytes >= 4 ? 4 : bytes;
+  forEachLane(exec, [&](unsigned l) {
+    uint8_t bytesOut[16] = {};
+    readStored(w, data, l, bytesOut, bytes, in.sub);
+    for (unsigned c = 0; c < bytes; c += component) {
+      if (buffer && !componentInRange(addrs[l], c, component))
+        continue; // Out-of-range writes are dropped.
+      if (uint8_t *dst = globalAccess(w, in, addrs[l].address + c, component,
+                                      int(l), true))
+        std::memcpy(dst, bytesOut + c, component);
+    }
+  });
+  w.wg->counters.globalWriteBytes +=
+      uint64_t(__builtin_popcountll(exec)) * bytes;
+  issueOp(w, in, WaitCounter::Vm);
+}
+
+static uint32_t atomicRmw32(uint32_t *p, uint32_t op, uint32_t data,
+                            uint32_t compare) {
+  uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (true) {
+    uint32_t value = applyAtomic(op, old, data, compare);
+    if (__atomic_compare_exchange_n(p, &old, value, /*weak=*/true,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return old;
+  }
+}
+
+static uint64_t atomicRmw64(uint64_t *p, uint32_t op, uint64_t data,
+                            uint64_t compare) {
+  uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (true) {
+    uint64_t value;
+    switch (op) {
+    case AAdd:
+      value = old + data;
+      break;
+    case ACmpSwap:
+      value = old == compare ? data : old;
+      break;
+    case ASwap:
+      value = data;
+      break;
+    case AMaxU:
+      value = std::max(old, data);
+      break;
+    case AMinU:
+      value = std::min(old, data);
+      break;
+    default:
+      value = old;
+    }
+    if (__atomic_compare_exchange_n(p, &old, value, /*weak=*/true,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return old;
+  }
+}
+
+/// global_atomic_* / buffer_atomic_*; sc0 returns the old value. cmpswap
+/// data is {new, compare}.
+static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
+  bool wide = in.sub & 0x100;
+  uint32_t op = in.sub & 0xff;
+  unsigned bytes = wide ? 8 : 4;
+  VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, false, true);
+  VmemAddress addrs[kWaveSize];
+  computeAddresses(w, in, buffer, L, addrs);
+  // The returning global form has vdst first and vdata third.
+  const Operand &data =
+      buffer ? in.ops[L.data] : (in.sc0 ? in.ops[2] : in.ops[L.data]);
+  const Operand &dst = in.ops[buffer ? L.data : 0];
+  uint64_t exec = w.exec();
+  unsigned words = bytes / 4;
+  forEachLane(exec, [&](unsigned l) {
+    if (buffer && !componentInRange(addrs[l], 0, bytes))
+      return;
+    uint8_t *p = globalAccess(w, in, addrs[l].address, bytes, int(l), true);
+    if (!p)
+      return;
+    uint64_t old;
+    if (!wide) {
+      uint32_t value = w.v[vgprIndex(data, 0)][l];
+      uint32_t compare = op == ACmpSwap ? w.v[vgprIndex(data, 1)][l] : 0;
+      old = atomicRmw32(reinterpret_cast<uint32_t *>(p), op, value, compare);
+    } else {
+      uint64_t value = w.v[vgprIndex(data, 0)][l] |
+                       (uint64_t(w.v[vgprIndex(data, 1)][l]) << 32);
+      uint64_t compare = op == ACmpSwap
+                             ? (w.v[vgprIndex(data, 2)][l] |
+                                (uint64_t(w.v[vgprIndex(data, 3)][l]) << 32))
+                             : 0;
+      old = atomicRmw64(reinterpret_cast<uint64_t *>(p), op, value, compare);
+    }
+    if (in.sc0)
+      for (unsigned i = 0; i < words; ++i)
+        w.v[vgprIndex(dst, i)][l] = uint32_t(old >> (32 * i));
+  });
+  uint64_t moved = uint64_t(__builtin_popcountll(exec)) * bytes;
+  w.wg->counters.globalReadBytes += moved;
+  w.wg->counters.globalWriteBytes += moved;
+  PendingOp *pending = issueOp(w, in, WaitCounter::Vm);
+  if (pending && in.sc0)
+    markPendingDst(w, *pending, dst, words);
+}
+
+static void globalLoad(Wave &w, const Instr &in) {
+  in.lds ? vmemLoadToLds(w, in, false) : vmemLoad(w, in, false);
+}
+static void globalStore(Wave &w, const Instr &in) { vmemStore(w, in, false); }
+static void globalAtomic(Wave &w, const Instr &in) { vmemAtomic(w, in, false); }
+static void bufferLoad(Wave &w, const Instr &in) {
+  in.lds ? vmemLoadToLds(w, in, true) : vmemLoad(w, in, true);
+}
+static void bufferStore(Wave &w, const Instr &in) { vmemStore(w, in, true); }
+static void bufferAtomic(Wave &w, const Instr &in) { vmemAtomic(w, in, true); }
+static void globalLoadLds(Wave &w, const Instr &in) {
+  vmemLoadToLds(w, in, false);
+}
+static void vmemNop(Wave &, const Instr &) {}
+
+void hk::emu::registerMemoryHandlers(HandlerTable &t) {
+  auto add = [&](llvm::StringRef name, Handler fn, InstrClass cls, uint32_t sub,
+                 uint8_t numDsts) {
+    HandlerEntry e;
+    e.fn = fn;
+    e.cls = cls;
+    e.sub = sub;
+    e.numDsts = numDsts;
+    t[name] = e;
+  };
+  struct Width {
+    const char *suffix;
+    uint32_t sub;
+  };
+  static const Width loads[] = {
+      {"ubyte", 1},
+      {"sbyte", 1 | kSigned},
+      {"ushort", 2},
+      {"sshort", 2 | kSigned},
+      {"dword", 4},
+      {"dwordx2", 8},
+      {"dwordx3", 12},
+      {"dwordx4", 16},
+      {"ubyte_d16", 1 | kD16},
+      {"ubyte_d16_hi", 1 | kD16Hi},
+      {"sbyte_d16", 1 | kSigned | kD16},
+      {"sbyte_d16_hi", 1 | kSigned | kD16Hi},
+      {"short_d16", 2 | kD16},
+      {"short_d16_hi", 2 | kD16Hi},
+  };
+  static const Width stores[] = {
+      {"byte", 1},     {"byte_d16_hi", 1 | kD16Hi},
+      {"short", 2},    {"short_d16_hi", 2 | kD16Hi},
+      {"dword", 4},    {"dwordx2", 8},
+      {"dwordx3", 12}, {"dwordx4", 16},
+  };
+  for (const Width &wd : loads) {
+    add(std::string("global_load_") + wd.suffix, globalLoad, InstrClass::Vmem,
+        wd.sub, 1);
+    add(std::string("flat_load_") + wd.suffix, globalLoad, InstrClass::Vmem,
+        wd.sub, 1);
+    add(std::string("buffer_load_") + wd.suffix, bufferLoad, InstrClass::Vmem,
+        wd.sub, 1);
+  }
+  for (const Width &wd : stores) {
+    add(std::string("global_store_") + wd.suffix, globalStore, InstrClass::Vmem,
+        wd.sub, 0);
+    add(std::string("flat_store_") + wd.suffix, globalStore, InstrClass::Vmem,
+        wd.sub, 0);
+    add(std::string("buffer_store_") + wd.suffix, bufferStore, InstrClass::Vmem,
+        wd.sub, 0);
+  }
+  for (auto [suffix, bytes] : {std::pair{"ubyte", 1u},
+                               {"sbyte", 1u},
+                               {"ushort", 2u},
+                               {"sshort", 2u},
+                               {"dword", 4u},
+                               {"dwordx3", 12u},
+                               {"dwordx4", 16u}})
+    add(std::string("global_load_lds_") + suffix, globalLoadLds,
+        InstrClass::Vmem, bytes, 0);
+  add("buffer_wbl2", vmemNop, InstrClass::Vmem, 0, 0);
+  add("buffer_inv", vmemNop, InstrClass::Vmem, 0, 0);
+  add("buffer_wbinvl1", vmemNop, InstrClass::Vmem, 0, 0);
+  add("buffer_wbinvl1_vol", vmemNop, InstrClass::Vmem, 0, 0);
+
+  struct Atomic {
+    const char *name;
+    uint32_t op;
+  };
+  static const Atomic atomics[] = {
+      {"add", AAdd},         {"sub", ASub},        {"smin", AMinI},
+      {"smax", AMaxI},       {"umin", AMinU},      {"umax", AMaxU},
+      {"and", AAnd},         {"or", AOr},          {"xor", AXor},
+      {"swap", ASwap},       {"inc", AInc},        {"dec", ADec},
+      {"cmpswap", ACmpSwap}, {"add_f32", AAddF32},
+  };
+  for (const Atomic &a : atomics) {
+    // Returning forms have their destination first (global) or reuse vdata
+    // (buffer); the sanitizer treats the leading operand as a source since
+    // the non-returning form reads it.
+    add(std::string("global_atomic_") + a.name, globalAtomic, InstrClass::Vmem,
+        a.op, 0);
+    add(std::string("flat_atomic_") + a.name, globalAtomic, InstrClass::Vmem,
+        a.op, 0);
+    add(std::string("buffer_atomic_") + a.name, bufferAtomic, InstrClass::Vmem,
+        a.op, 0);
+    if (a.op <= ACmpSwap) {
+      add(std::string("global_atomic_") + a.name + "_x2", globalAtomic,
+          InstrClass::Vmem, a.op | 0x100, 0);
+      add(std::string("buffer_atomic_") + a.name + "_x2", bufferAtomic,
+          InstrClass::Vmem, a.op | 0x100, 0);
+    }
+  }
+
+  // LDS.
+  static const Width dsLoads[] = {
+      {"u8", 1},
+      {"i8", 1 | kSigned},
+      {"u16", 2},
+      {"i16", 2 | kSigned},
+      {"b32", 4},
+      {"b64", 8},
+      {"b96", 12},
+      {"b128", 16},
+      {"u8_d16", 1 | kD16},
+      {"u8_d16_hi", 1 | kD16Hi},
+      {"i8_d16", 1 | kSigned | kD16},
+      {"i8_d16_hi", 1 | kSigned | kD16Hi},
+      {"u16_d16", 2 | kD16},
+      {"u16_d16_hi", 2 | kD16Hi},
+  };
+  for (const Width &wd : dsLoads)
+    add(std::string("ds_read_") + wd.suffix, dsRead, InstrClass::Lds, wd.sub,
+        1);
+  static const Width dsStores[] = {
+      {"b8", 1},
+      {"b16", 2},
+      {"b32", 4},
+      {"b64", 8},
+      {"b96", 12},
+      {"b128", 16},
+      {"b8_d16_hi", 1 | kD16Hi},
+      {"b16_d16_hi", 2 | kD16Hi},
+  };
+  for (const Width &wd : dsStores)
+    add(std::string("ds_write_") + wd.suffix, dsWrite, InstrClass::Lds, wd.sub,
+        0);
+  add("ds_read2_b32", dsRead2, InstrClass::Lds, 4, 1);
+  add("ds_read2_b64", dsRead2, InstrClass::Lds, 8, 1);
+  add("ds_read2st64_b32", dsRead2, InstrClass::Lds, 4 | kStride64, 1);
+  add("ds_read2st64_b64", dsRead2, InstrClass::Lds, 8 | kStride64, 1);
+  add("ds_write2_b32", dsWrite2, InstrClass::Lds, 4, 0);
+  add("ds_write2_b64", dsWrite2, InstrClass::Lds, 8, 0);
+  add("ds_write2st64_b32", dsWrite2, InstrClass::Lds, 4 | kStride64, 0);
+  add("ds_write2st64_b64", dsWrite2, InstrClass::Lds, 8 | kStride64, 0);
+  add("ds_bpermute_b32", dsPermute, InstrClass::Lds, 1, 1);
+  add("ds_permute_b32", dsPermute, InstrClass::Lds, 0, 1);
+  add("ds_swizzle_b32", dsSwizzle, InstrClass::Lds, 0, 1);
+  add("ds_read_b64_tr_b16", dsReadTranspose, InstrClass::Lds, 8 | (16 << 16),
+      1);
+  add("ds_read_b64_tr_b8", dsReadTranspose, InstrClass::Lds, 8 | (8 << 16), 1);
+  add("ds_read_b64_tr_b4", dsReadTranspose, InstrClass::Lds, 8 | (4 << 16), 1);
+  add("ds_read_b96_tr_b6", dsReadTranspose, InstrClass::Lds, 12 | (6 << 16), 1);
+  static const Atomic dsAtomics[] = {
+      {"add_u32", AAdd},         {"sub_u32", ASub},    {"min_i32", AMinI},
+      {"max_i32", AMaxI},        {"min_u32", AMinU},   {"max_u32", AMaxU},
+      {"and_b32", AAnd},         {"or_b32", AOr},      {"xor_b32", AXor},
+      {"inc_u32", AInc},         {"dec_u32", ADec},    {"cmpst_b32", ACmpSwap},
+      {"add_f32", AAddF32},      {"min_f32", AMinF32}, {"max_f32", AMaxF32},
+      {"wrxchg_rtn_b32", ASwap},
+  };
+  for (const Atomic &a : dsAtomics) {
+    llvm::StringRef name = a.name;
+    if (name.starts_with("wrxchg")) {
+      add(std::string("ds_") + a.name, dsAtomic, InstrClass::Lds, a.op | 0x100,
+          1);
+      continue;
+    }
+    auto [op, type] = name.split('_');
+    add(std::string("ds_") + a.name, dsAtomic, InstrClass::Lds, a.op, 0);
+    add(("ds_" + op + "_rtn_" + type).str(), dsAtomic, InstrClass::Lds,
+        a.op | 0x100, 1);
+  }
+}

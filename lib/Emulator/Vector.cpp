@@ -1,0 +1,1137 @@
+//===- Vector.cpp - Vector ALU instructions
+//---------------------------------===//
+
+#include "Valu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace hk;
+using namespace hk::emu;
+
+// Source preparation
+// ------------------------------------------------------------
+
+/// The lane a DPP control reads for `lane`, or -1 when out of range.
+static int dppSourceLane(uint16_t ctrl, unsigned lane) {
+  unsigned row = lane / 16, r = lane % 16;
+  if (ctrl <= 0xff)
+    return int((lane & ~3u) | ((ctrl >> (2 * (lane & 3))) & 3));
+  if (ctrl >= 0x101 && ctrl <= 0x10f) {
+    unsigned n = ctrl - 0x100;
+    return r + n < 16 ? int(lane + n) : -1;
+  }
+  if (ctrl >= 0x111 && ctrl <= 0x11f) {
+    unsigned n = ctrl - 0x110;
+    return r >= n ? int(lane - n) : -1;
+  }
+  if (ctrl >= 0x121 && ctrl <= 0x12f)
+    return int(row * 16 + ((r - (ctrl - 0x120)) & 15));
+  if (ctrl >= 0x150 && ctrl <= 0x15f)
+    return int(row * 16 + (ctrl - 0x150));
+  switch (ctrl) {
+  case 0x130:
+    return lane < 63 ? int(lane + 1) : -1;
+  case 0x134:
+    return int((lane + 1) & 63);
+  case 0x138:
+    return lane > 0 ? int(lane - 1) : -1;
+  case 0x13c:
+    return int((lane + 63) & 63);
+  case 0x140:
+    return int(row * 16 + 15 - r);
+  case 0x141:
+    return int((lane & ~7u) | (7 - (lane & 7)));
+  case 0x142:
+    return row > 0 ? int(row * 16 - 1) : -1;
+  case 0x143:
+    return lane >= 32 ? 31 : -1;
+  default:
+    return -1;
+  }
+}
+
+static uint32_t sdwaSelect(uint32_t value, uint8_t sel, bool sext) {
+  if (sel <= 3) {
+    uint32_t byte = (value >> (8 * sel)) & 0xff;
+    return sext ? uint32_t(int32_t(int8_t(byte))) : byte;
+  }
+  if (sel <= 5) {
+    uint32_t word = (value >> (16 * (sel - 4))) & 0xffff;
+    return sext ? uint32_t(int32_t(int16_t(word))) : word;
+  }
+  return value;
+}
+
+void hk::emu::prepareSources(const Wave &w, const Instr &in, unsigned numSrcs,
+                             ValuSources &s) {
+  const Operand *o = srcOperands(in);
+  uint64_t exec = w.exec();
+  s.mask = exec;
+  for (unsigned i = 0; i < 3; ++i)
+    s.src[i] =
+        i < numSrcs ? viewOf(w, o[i], 0, s.tmp[i]) : SrcView{&s.tmp[i], 0};
+  if (in.dpp && numSrcs > 0) {
+    uint64_t allowed = 0;
+    for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+      unsigned row = lane / 16, bank = (lane / 4) & 3;
+      if (!((in.rowMask >> row) & 1) || !((in.bankMask >> bank) & 1))
+        continue;
+      int from = dppSourceLane(in.dppCtrl, lane);
+      bool valid = from >= 0 && ((exec >> from) & 1);
+      if (valid) {
+        s.buf[0][lane] = s.src[0][unsigned(from)];
+      } else if (in.boundCtrl) {
+        s.buf[0][lane] = 0;
+      } else {
+        continue;
+      }
+      allowed |= 1ull << lane;
+    }
+    s.mask &= allowed;
+    s.src[0] = {s.buf[0], 1};
+  }
+  if (in.sdwa) {
+    for (unsigned i = 0; i < std::min(numSrcs, 2u); ++i) {
+      uint8_t sel = i == 0 ? in.src0Sel : in.src1Sel;
+      if (sel == 6 && !o[i].sext)
+        continue;
+      for (unsigned lane = 0; lane < kWaveSize; ++lane)
+        s.buf[i][lane] = sdwaSelect(s.src[i][lane], sel, o[i].sext);
+      s.src[i] = {s.buf[i], 1};
+    }
+  }
+}
+
+void hk::emu::writeSdwaResult(Wave &w, const Instr &in, unsigned lane,
+                              uint32_t value) {
+  uint32_t &dst = w.v[vgprIndex(in.ops[0], 0)][lane];
+  if (in.dstSel == 6) {
+    dst = value;
+    return;
+  }
+  unsigned shift = in.dstSel <= 3 ? 8 * in.dstSel : 16 * (in.dstSel - 4);
+  unsigned width = in.dstSel <= 3 ? 8 : 16;
+  uint32_t fieldMask = ((1u << width) - 1) << shift;
+  uint32_t field = (value << shift) & fieldMask;
+  switch (in.dstUnused) {
+  case 2: // UNUSED_PRESERVE
+    dst = (dst & ~fieldMask) | field;
+    return;
+  case 1: { // UNUSED_SEXT: bits above the field copy its sign.
+    bool sign = (field >> (shift + width - 1)) & 1;
+    uint32_t above = shift + width >= 32 ? 0 : ~0u << (shift + width);
+    dst = field | (sign ? above : 0);
+    return;
+  }
+  default:
+    dst = field;
+  }
+}
+
+// Helpers
+// -------------------------------------------------------------------------
+
+static float fmaxIeee(float a, float b) {
+  if (std::isnan(a))
+    return b;
+  if (std::isnan(b))
+    return a;
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static float fminIeee(float a, float b) {
+  if (std::isnan(a))
+    return b;
+  if (std::isnan(b))
+    return a;
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static float fmed3(float a, float b, float c) {
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c))
+    return fminIeee(fminIeee(a, b), c);
+  float hi = fmaxIeee(fmaxIeee(a, b), c);
+  if (hi == a)
+    return fmaxIeee(b, c);
+  if (hi == b)
+    return fmaxIeee(a, c);
+  return fmaxIeee(a, b);
+}
+template <typename T> static T med3(T a, T b, T c) {
+  return std::max(std::min(a, b), std::min(std::max(a, b), c));
+}
+
+static float exp2Op(float x) { return float(std::exp2(double(x))); }
+static float log2Op(float x) {
+  if (x == 0)
+    return -std::numeric_limits<float>::infinity();
+  return float(std::log2(double(x)));
+}
+static float rcpOp(float x) { return float(1.0 / double(x)); }
+static float rsqOp(float x) { return float(1.0 / std::sqrt(double(x))); }
+static float sqrtOp(float x) { return float(std::sqrt(double(x))); }
+// Sine/cosine take their input in revolutions.
+static float sinOp(float x) { return float(std::sin(double(x) * 2.0 * M_PI)); }
+static float cosOp(float x) { return float(std::cos(double(x) * 2.0 * M_PI)); }
+
+static uint32_t classMask(double v) {
+  if (std::isnan(v))
+    return 1u << 1; // Quiet NaN (signalling NaNs are not distinguished).
+  bool neg = std::signbit(v);
+  if (std::isinf(v))
+    return neg ? 1u << 2 : 1u << 9;
+  if (v == 0)
+    return neg ? 1u << 5 : 1u << 6;
+  bool denorm = std::fabs(v) < std::numeric_limits<float>::min();
+  if (denorm)
+    return neg ? 1u << 4 : 1u << 7;
+  return neg ? 1u << 3 : 1u << 8;
+}
+
+// Compares
+// ------------------------------------------------------------------------
+
+enum CmpOp : uint32_t {
+  F,
+  LT,
+  EQ,
+  LE,
+  GT,
+  LG,
+  GE,
+  O,
+  U,
+  NGE,
+  NLG,
+  NGT,
+  NLE,
+  NEQ,
+  NLT,
+  TRU
+};
+
+template <typename T> static bool compare(uint32_t op, T a, T b) {
+  bool unordered = false;
+  if constexpr (std::is_floating_point_v<T>)
+    unordered = std::isnan(a) || std::isnan(b);
+  switch (op) {
+  case F:
+    return false;
+  case LT:
+    return !unordered && a < b;
+  case EQ:
+    return !unordered && a == b;
+  case LE:
+    return !unordered && a <= b;
+  case GT:
+    return !unordered && a > b;
+  case LG:
+    return !unordered && a != b;
+  case GE:
+    return !unordered && a >= b;
+  case O:
+    return !unordered;
+  case U:
+    return unordered;
+  case NGE:
+    return !(a >= b);
+  case NLG:
+    return !(a < b || a > b);
+  case NGT:
+    return !(a > b);
+  case NLE:
+    return !(a <= b);
+  case NEQ:
+    return !(a == b);
+  case NLT:
+    return !(a < b);
+  case TRU:
+    return true;
+  }
+  return false;
+}
+
+enum CmpType : uint32_t {
+  CF16,
+  CF32,
+  CF64,
+  CI16,
+  CU16,
+  CI32,
+  CU32,
+  CI64,
+  CU64,
+  CClassF32,
+  CClassF16,
+  CClassF64
+};
+
+/// Writes a compare result mask to the destination (vcc or SGPR pair) and,
+/// for v_cmpx, to exec as well.
+static void writeMask(Wave &w, const Operand &dst, uint64_t result,
+                      bool toExec) {
+  if (dst.kind == OpKind::Sgpr) {
+    writeSgpr(w, dst, 0, uint32_t(result));
+    if (dst.count > 1 || dst.reg == kVccLo || dst.reg == kExecLo)
+      writeSgpr(w, dst, 1, uint32_t(result >> 32));
+  }
+  if (toExec)
+    w.setExec(result);
+}
+
+static void vcmp(Wave &w, const Instr &in) {
+  uint32_t op = in.sub & 0xf;
+  uint32_t type = (in.sub >> 4) & 0xf;
+  bool toExec = (in.sub >> 8) & 1;
+  const Operand *o = srcOperands(in);
+  uint64_t result = 0;
+  if (type == CF64 || type == CI64 || type == CU64 || type == CClassF64) {
+    uint32_t t[4] = {0, 0, 0, 0};
+    SrcView a0 = viewOf(w, o[0], 0, t[0]), a1 = viewOf(w, o[0], 1, t[1]);
+    SrcView b0 = viewOf(w, o[1], 0, t[2]), b1 = viewOf(w, o[1], 1, t[3]);
+    forEachLane(w.exec(), [&](unsigned l) {
+      uint64_t a = a0[l] | (uint64_t(a1[l]) << 32);
+      uint64_t b = b0[l] | (uint64_t(b1[l]) << 32);
+      bool r;
+      if (type == CF64)
+        r = compare(op, applyFloatMods(bitsToF64(a), o[0]),
+                    applyFloatMods(bitsToF64(b), o[1]));
+      else if (type == CI64)
+        r = compare(op, int64_t(a), int64_t(b));
+      else if (type == CU64)
+        r = compare(op, a, b);
+      else
+        r = classMask(applyFloatMods(bitsToF64(a), o[0])) & uint32_t(b0[l]);
+      result |= uint64_t(r) << l;
+    });
+    writeMask(w, in.ops[0], result, toExec);
+    return;
+  }
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t a = s.src[0][l], b = s.src[1][l];
+    bool r = false;
+    switch (type) {
+    case CF16:
+      r = compare(op, f16Src(a, in, 0), f16Src(b, in, 1));
+      break;
+    case CF32:
+      r = compare(op, applyFloatMods(bitsToF32(a), o[0]),
+                  applyFloatMods(bitsToF32(b), o[1]));
+      break;
+    case CI16:
+      r = compare(op, int16_t(half(a, in, 0)), int16_t(half(b, in, 1)));
+      break;
+    case CU16:
+      r = compare(op, half(a, in, 0), half(b, in, 1));
+      break;
+    case CI32:
+      r = compare(op, int32_t(a), int32_t(b));
+      break;
+    case CU32:
+      r = compare(op, a, b);
+      break;
+    case CClassF32:
+      r = classMask(applyFloatMods(bitsToF32(a), o[0])) & b;
+      break;
+    case CClassF16:
+      r = classMask(f16Src(a, in, 0)) & b;
+      break;
+    default:
+      break;
+    }
+    result |= uint64_t(r) << l;
+  });
+  writeMask(w, in.ops[0], result, toExec);
+}
+
+// Lane-crossing and special moves
+// ---------------------------------------------------
+
+static void vReadlane(Wave &w, const Instr &in) {
+  unsigned lane = readScalar(w, in.ops[2]) & 63;
+  writeSgpr(w, in.ops[0], 0, w.v[vgprIndex(in.ops[1], 0)][lane]);
+}
+
+static void vReadfirstlane(Wave &w, const Instr &in) {
+  uint64_t exec = w.exec();
+  unsigned lane = exec ? __builtin_ctzll(exec) : 0;
+  uint32_t tmp;
+  SrcView v = viewOf(w, in.ops[1], 0, tmp);
+  writeSgpr(w, in.ops[0], 0, v[lane]);
+}
+
+static void vWritelane(Wave &w, const Instr &in) {
+  unsigned lane = readScalar(w, in.ops[2]) & 63;
+  w.v[vgprIndex(in.ops[0], 0)][lane] = readScalar(w, in.ops[1]);
+}
+
+static void vSwap(Wave &w, const Instr &in) {
+  uint32_t *a = w.v[vgprIndex(in.ops[0], 0)];
+  uint32_t *b = w.v[vgprIndex(in.ops[1], 0)];
+  forEachLane(w.exec(), [&](unsigned l) { std::swap(a[l], b[l]); });
+}
+
+static void vMbcntLo(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t below = l >= 32 ? ~0u : ((1u << l) - 1);
+    dst[l] = __builtin_popcount(s.src[0][l] & below) + s.src[1][l];
+  });
+}
+
+static void vMbcntHi(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t below = l < 32 ? 0 : (l == 32 ? 0 : ((1u << (l - 32)) - 1));
+    dst[l] = __builtin_popcount(s.src[0][l] & below) + s.src[1][l];
+  });
+}
+
+static void vCndmask(Wave &w, const Instr &in) {
+  uint64_t select = readScalar64(w, in.ops[3]);
+  if (in.ops[3].kind == OpKind::Sgpr && in.ops[3].count == 1 &&
+      in.ops[3].reg != kVccLo)
+    select = readScalar(w, in.ops[3]);
+  const Operand *o = srcOperands(in);
+  bool mods = o[0].neg || o[0].abs || o[1].neg || o[1].abs;
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t a = s.src[0][l], b = s.src[1][l];
+    if (mods) {
+      a = f32ToBits(applyFloatMods(bitsToF32(a), o[0]));
+      b = f32ToBits(applyFloatMods(bitsToF32(b), o[1]));
+    }
+    uint32_t r = (select >> l) & 1 ? b : a;
+    if (in.sdwa)
+      writeSdwaResult(w, in, l, r);
+    else
+      dst[l] = r;
+  });
+}
+
+/// Carry-out adds and subtracts: v_add_co_u32 vdst, sdst, s0, s1 [, cin].
+static void vAddCarry(Wave &w, const Instr &in) {
+  bool subtract = in.sub & 1, reverse = in.sub & 2, withCarry = in.sub & 4;
+  uint64_t carryIn = withCarry ? readScalar64(w, in.ops[4]) : 0;
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  uint64_t carryOut = 0;
+  forEachLane(s.mask, [&](unsigned l) {
+    uint64_t a = s.src[0][l], b = s.src[1][l];
+    if (reverse)
+      std::swap(a, b);
+    uint64_t c = (carryIn >> l) & 1;
+    uint64_t r;
+    bool carry;
+    if (subtract) {
+      r = a - b - c;
+      carry = b + c > a;
+    } else {
+      r = a + b + c;
+      carry = r >> 32;
+    }
+    dst[l] = uint32_t(r);
+    carryOut |= uint64_t(carry) << l;
+  });
+  writeMask(w, in.ops[1], carryOut, false);
+}
+
+static void vMadU64U32(Wave &w, const Instr &in) {
+  bool isSigned = in.sub;
+  const Operand *o = srcOperands(in);
+  uint32_t t[4] = {0, 0, 0, 0};
+  SrcView a = viewOf(w, o[0], 0, t[0]), b = viewOf(w, o[1], 0, t[1]);
+  SrcView c0 = viewOf(w, o[2], 0, t[2]), c1 = viewOf(w, o[2], 1, t[3]);
+  unsigned d = in.ops[0].reg;
+  uint64_t carryOut = 0;
+  forEachLane(w.exec(), [&](unsigned l) {
+    uint64_t c = c0[l] | (uint64_t(c1[l]) << 32);
+    uint64_t r;
+    bool carry;
+    if (isSigned) {
+      __int128 full = __int128(int64_t(int32_t(a[l]))) * int32_t(b[l]) +
+                      __int128(int64_t(c));
+      r = uint64_t(full);
+      carry = full != __int128(int64_t(r));
+    } else {
+      unsigned __int128 full =
+          (unsigned __int128)(uint64_t(a[l]) * uint64_t(b[l])) + c;
+      r = uint64_t(full);
+      carry = full >> 64;
+    }
+    w.v[d & (kNumVgprs - 1)][l] = uint32_t(r);
+    w.v[(d + 1) & (kNumVgprs - 1)][l] = uint32_t(r >> 32);
+    carryOut |= uint64_t(carry) << l;
+  });
+  writeMask(w, in.ops[1], carryOut, false);
+}
+
+// Division helpers (the v_div_scale/fmas/fixup sequence LLVM emits for
+// correctly rounded f32 division). --------------------------------------------
+
+static void vDivScaleF32(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 3, s);
+  const Operand *o = srcOperands(in);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  uint64_t vcc = 0;
+  forEachLane(s.mask, [&](unsigned l) {
+    float s0 = applyFloatMods(bitsToF32(s.src[0][l]), o[0]);
+    float den = applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
+    float num = applyFloatMods(bitsToF32(s.src[2][l]), o[2]);
+    float r = s0;
+    bool flag = false;
+    int expNum = std::ilogb(num), expDen = std::ilogb(den);
+    if (num == 0 || den == 0 || std::isnan(num) || std::isnan(den) ||
+        std::isinf(num) || std::isinf(den)) {
+      r = s0 == den && (den == 0 || std::isinf(den))
+              ? std::numeric_limits<float>::quiet_NaN()
+              : s0;
+      if (num == 0 || den == 0)
+        r = std::numeric_limits<float>::quiet_NaN();
+    } else if (expNum - expDen >= 96) {
+      flag = true;
+      if (s0 == den)
+        r = std::ldexp(s0, 64);
+    } else if (std::fpclassify(den) == FP_SUBNORMAL) {
+      r = std::ldexp(s0, 64);
+    } else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL &&
+               std::fpclassify(num / den) == FP_SUBNORMAL) {
+      flag = true;
+      if (s0 == den)
+        r = std::ldexp(s0, 64);
+    } else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL) {
+      r = std::ldexp(s0, -64);
+    } else if (std::fpclassify(num / den) == FP_SUBNORMAL) {
+      flag = true;
+      if (s0 == num)
+        r = std::ldexp(s0, 64);
+    } else if (expNum <= -127 + 23) {
+      r = std::ldexp(s0, 64);
+    }
+    dst[l] = f32ToBits(r);
+    vcc |= uint64_t(flag) << l;
+  });
+  writeMask(w, in.ops[1], vcc, false);
+}
+
+static void vDivFmasF32(Wave &w, const Instr &in) {
+  uint64_t vcc = w.vcc();
+  ValuSources s;
+  prepareSources(w, in, 3, s);
+  const Operand *o = srcOperands(in);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    float r = std::fma(applyFloatMods(bitsToF32(s.src[0][l]), o[0]),
+                       applyFloatMods(bitsToF32(s.src[1][l]), o[1]),
+                       applyFloatMods(bitsToF32(s.src[2][l]), o[2]));
+    if ((vcc >> l) & 1)
+      r = std::ldexp(r, 64);
+    dst[l] = f32ToBits(applyOutputMods(r, in));
+  });
+}
+
+static float divFixup(float quotient, float den, float num) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  bool negative = std::signbit(den) != std::signbit(num);
+  if (std::isnan(den) || std::isnan(num))
+    return nan;
+  if (den == 0 && num == 0)
+    return nan;
+  if (std::isinf(den) && std::isinf(num))
+    return nan;
+  if (den == 0 || std::isinf(num))
+    return negative ? -inf : inf;
+  if (std::isinf(den) || num == 0)
+    return negative ? -0.0f : 0.0f;
+  if (std::isnan(quotient))
+    return quotient;
+  float magnitude = std::fabs(quotient);
+  return negative ? -magnitude : magnitude;
+}
+
+// Registration
+// ------------------------------------------------------------------------
+
+#define U32_OP(N, expr)                                                        \
+  [](Wave &w, const Instr &in) {                                               \
+    valuU32<N>(w, in, [](uint32_t a, uint32_t b, uint32_t c) {                 \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return uint32_t(expr);                                                   \
+    });                                                                        \
+  }
+#define F32_OP(N, expr)                                                        \
+  [](Wave &w, const Instr &in) {                                               \
+    valuF32<N>(w, in, [](float a, float b, float c) {                          \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return float(expr);                                                      \
+    });                                                                        \
+  }
+#define F16_OP(N, expr)                                                        \
+  [](Wave &w, const Instr &in) {                                               \
+    valuF16<N>(w, in, [](float a, float b, float c) {                          \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return float(expr);                                                      \
+    });                                                                        \
+  }
+#define U16_OP(N, expr)                                                        \
+  [](Wave &w, const Instr &in) {                                               \
+    valuU32<N>(w, in, [&in](uint32_t a32, uint32_t b32, uint32_t c32) {        \
+      uint16_t a = half(a32, in, 0), b = half(b32, in, 1),                     \
+               c = half(c32, in, 2);                                           \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return uint32_t(uint16_t(expr));                                         \
+    });                                                                        \
+  }
+#define U64_OP(N, expr)                                                        \
+  [](Wave &w, const Instr &in) {                                               \
+    valu64<N>(w, in, [](uint64_t a, uint64_t b, uint64_t c) {                  \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return uint64_t(expr);                                                   \
+    });                                                                        \
+  }
+#define F64_OP(N, expr)                                                        \
+  [](Wave &w, const Instr &in) {                                               \
+    const Operand *o = srcOperands(in);                                        \
+    valu64<N>(w, in, [o](uint64_t ab, uint64_t bb, uint64_t cb) {              \
+      double a = applyFloatMods(bitsToF64(ab), o[0]);                          \
+      double b = N > 1 ? applyFloatMods(bitsToF64(bb), o[1]) : 0.0;            \
+      double c = N > 2 ? applyFloatMods(bitsToF64(cb), o[2]) : 0.0;            \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return f64ToBits(double(expr));                                          \
+    });                                                                        \
+  }
+
+static int32_t sext24(uint32_t v) { return int32_t(v << 8) >> 8; }
+
+static uint32_t bytePermute(uint64_t data, uint32_t sel) {
+  sel &= 0xff;
+  if (sel >= 13)
+    return 0xff;
+  if (sel == 12)
+    return 0;
+  if (sel >= 8) {
+    static const unsigned signBits[] = {15, 31, 47, 63};
+    return (data >> signBits[sel - 8]) & 1 ? 0xff : 0;
+  }
+  return (data >> (8 * sel)) & 0xff;
+}
+
+static uint32_t vPerm(uint32_t s0, uint32_t s1, uint32_t sel) {
+  uint64_t data = (uint64_t(s0) << 32) | s1;
+  uint32_t r = 0;
+  for (unsigned i = 0; i < 4; ++i)
+    r |= bytePermute(data, sel >> (8 * i)) << (8 * i);
+  return r;
+}
+
+static uint32_t ffbh(uint32_t v) { return v ? __builtin_clz(v) : ~0u; }
+static uint32_t ffbl(uint32_t v) { return v ? __builtin_ctz(v) : ~0u; }
+static uint32_t ffbhSigned(uint32_t v) {
+  int32_t s = int32_t(v);
+  if (s == 0 || s == -1)
+    return ~0u;
+  // First bit that differs from the sign, counted from the MSB.
+  return __builtin_clz(s < 0 ? ~v : v);
+}
+static uint32_t bitReverse(uint32_t v) {
+  uint32_t r = 0;
+  for (unsigned i = 0; i < 32; ++i)
+    r |= ((v >> i) & 1) << (31 - i);
+  return r;
+}
+
+static int32_t frexpExp(float f) {
+  if (std::isnan(f) || std::isinf(f) || f == 0)
+    return 0;
+  int e;
+  std::frexp(f, &e);
+  return e;
+}
+static float frexpMant(float f) {
+  if (std::isnan(f) || std::isinf(f))
+    return f;
+  int e;
+  return std::frexp(f, &e);
+}
+
+/// Packed 16-bit lane loop (VOP3P): op_sel picks each source's half for the
+/// low result, op_sel_hi for the high one; neg_lo/neg_hi negate floats.
+template <typename F>
+static void valuPk16(Wave &w, const Instr &in, unsigned n, bool isFloat, F f) {
+  ValuSources s;
+  prepareSources(w, in, n, s);
+  const Operand *o = srcOperands(in);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    uint16_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (unsigned i = 0; i < n; ++i) {
+      uint32_t v = s.src[i][l];
+      if (o[i].kind == OpKind::Imm && v <= 0xffff)
+        v |= v << 16; // Constants feed both halves.
+      lo[i] = uint16_t((in.opSel >> i) & 1 ? v >> 16 : v);
+      hi[i] = uint16_t((in.opSelHi >> i) & 1 ? v >> 16 : v);
+      if (isFloat) {
+        if ((in.negLo >> i) & 1)
+          lo[i] ^= 0x8000;
+        if ((in.negHi >> i) & 1)
+          hi[i] ^= 0x8000;
+      }
+    }
+    dst[l] = uint32_t(f(lo[0], lo[1], lo[2])) |
+             (uint32_t(f(hi[0], hi[1], hi[2])) << 16);
+  });
+}
+
+#define PK_F16_OP(N, expr)                                                     \
+  [](Wave &w, const Instr &in) {                                               \
+    valuPk16(w, in, N, true, [&in](uint16_t ab, uint16_t bb, uint16_t cb) {    \
+      float a = f16ToF32(ab), b = f16ToF32(bb), c = f16ToF32(cb);              \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return f32ToF16(applyOutputMods(float(expr), in));                       \
+    });                                                                        \
+  }
+#define PK_U16_OP(N, expr)                                                     \
+  [](Wave &w, const Instr &in) {                                               \
+    valuPk16(w, in, N, false, [](uint16_t a, uint16_t b, uint16_t c) {         \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return uint16_t(expr);                                                   \
+    });                                                                        \
+  }
+
+/// Packed f32 (v_pk_fma_f32 and kin): 64-bit operands, op_sel picks the
+/// dword of each source for the low result, op_sel_hi for the high one.
+template <typename F>
+static void valuPkF32(Wave &w, const Instr &in, unsigned n, F f) {
+  const Operand *o = srcOperands(in);
+  SrcView lo[3], hi[3];
+  uint32_t tmp[6] = {0, 0, 0, 0, 0, 0};
+  for (unsigned i = 0; i < 3; ++i) {
+    if (i >= n) {
+      lo[i] = hi[i] = {&tmp[2 * i], 0};
+      continue;
+    }
+    lo[i] = viewOf(w, o[i], 0, tmp[2 * i]);
+    hi[i] =
+        o[i].kind == OpKind::Imm ? lo[i] : viewOf(w, o[i], 1, tmp[2 * i + 1]);
+  }
+  unsigned d = in.ops[0].reg;
+  forEachLane(w.exec(), [&](unsigned l) {
+    float a[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    for (unsigned i = 0; i < n; ++i) {
+      uint32_t words[2] = {lo[i][l], hi[i][l]};
+      a[0][i] = bitsToF32(words[(in.opSel >> i) & 1]);
+      a[1][i] = bitsToF32(words[(in.opSelHi >> i) & 1]);
+      if ((in.negLo >> i) & 1)
+        a[0][i] = -a[0][i];
+      if ((in.negHi >> i) & 1)
+        a[1][i] = -a[1][i];
+    }
+    for (unsigned h = 0; h < 2; ++h)
+      w.v[(d + h) & (kNumVgprs - 1)][l] =
+          f32ToBits(applyOutputMods(f(a[h][0], a[h][1], a[h][2]), in));
+  });
+}
+
+static void vPkMovB32(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  uint32_t tmp[4] = {0, 0, 0, 0};
+  SrcView a[2] = {viewOf(w, o[0], 0, tmp[0]), viewOf(w, o[0], 1, tmp[1])};
+  SrcView b[2] = {viewOf(w, o[1], 0, tmp[2]), viewOf(w, o[1], 1, tmp[3])};
+  unsigned d = in.ops[0].reg;
+  forEachLane(w.exec(), [&](unsigned l) {
+    uint32_t lo = a[in.opSel & 1][l];
+    uint32_t hi = b[(in.opSel >> 1) & 1][l];
+    w.v[d & (kNumVgprs - 1)][l] = lo;
+    w.v[(d + 1) & (kNumVgprs - 1)][l] = hi;
+  });
+}
+
+/// v_dot2_f32_{f16,bf16} / v_dot2c: D = S0.lo*S1.lo + S0.hi*S1.hi + S2.
+template <bool Bf16, bool Accumulate>
+static void vDot2F32(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, Accumulate ? 2 : 3, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t a = s.src[0][l], b = s.src[1][l];
+    auto cvt = [](uint16_t h) {
+      return double(Bf16 ? bf16ToF32(h) : f16ToF32(h));
+    };
+    double acc = bitsToF32(Accumulate ? dst[l] : s.src[2][l]);
+    double r = cvt(uint16_t(a)) * cvt(uint16_t(b)) +
+               cvt(uint16_t(a >> 16)) * cvt(uint16_t(b >> 16)) + acc;
+    dst[l] = f32ToBits(applyOutputMods(float(r), in));
+  });
+}
+
+static void vPermlaneSwap(Wave &w, const Instr &in) {
+  uint32_t *a = w.v[vgprIndex(in.ops[0], 0)];
+  uint32_t *b = w.v[vgprIndex(in.ops[1], 0)];
+  if (in.sub == 32) {
+    for (unsigned l = 0; l < 32; ++l)
+      std::swap(a[l + 32], b[l]);
+    return;
+  }
+  for (unsigned pass = 0; pass < 2; ++pass)
+    for (unsigned l = 0; l < 16; ++l)
+      std::swap(a[pass * 32 + l + 16], b[pass * 32 + l]);
+}
+
+static void vNop(Wave &, const Instr &) {}
+
+void hk::emu::registerVectorHandlers(HandlerTable &t) {
+  auto add = [&](llvm::StringRef name, Handler fn, uint32_t sub = 0,
+                 uint8_t numDsts = 1, ConstType ct = ConstType::F32) {
+    HandlerEntry e;
+    e.fn = fn;
+    e.cls = InstrClass::Valu;
+    e.sub = sub;
+    e.numDsts = numDsts;
+    e.constType = ct;
+    t[name] = e;
+  };
+  auto f16 = [&](llvm::StringRef name, Handler fn, uint8_t numDsts = 1) {
+    add(name, fn, 0, numDsts, ConstType::F16);
+  };
+  auto f64 = [&](llvm::StringRef name, Handler fn) {
+    add(name, fn, 0, 1, ConstType::F64);
+  };
+
+  // Moves and bit operations.
+  add("v_mov_b32", U32_OP(1, a));
+  add("v_mov_b64", U64_OP(1, a));
+  add("v_nop", vNop);
+  add("v_not_b32", U32_OP(1, ~a));
+  add("v_and_b32", U32_OP(2, a & b));
+  add("v_or_b32", U32_OP(2, a | b));
+  add("v_xor_b32", U32_OP(2, a ^ b));
+  add("v_xnor_b32", U32_OP(2, ~(a ^ b)));
+  add("v_lshlrev_b32", U32_OP(2, b << (a & 31)));
+  add("v_lshrrev_b32", U32_OP(2, b >> (a & 31)));
+  add("v_ashrrev_i32", U32_OP(2, int32_t(b) >> (a & 31)));
+  add("v_lshlrev_b64", U64_OP(2, b << (a & 63)));
+  add("v_lshrrev_b64", U64_OP(2, b >> (a & 63)));
+  add("v_ashrrev_i64", U64_OP(2, int64_t(b) >> (a & 63)));
+  add("v_lshl_add_u64", U64_OP(3, (a << (b & 7)) + c));
+  add("v_add_u32", U32_OP(2, a + b));
+  add("v_sub_u32", U32_OP(2, a - b));
+  add("v_subrev_u32", U32_OP(2, b - a));
+  add("v_add_i32", U32_OP(2, a + b));
+  add("v_sub_i32", U32_OP(2, a - b));
+  add("v_add3_u32", U32_OP(3, a + b + c));
+  add("v_lshl_add_u32", U32_OP(3, (a << (b & 31)) + c));
+  add("v_add_lshl_u32", U32_OP(3, (a + b) << (c & 31)));
+  add("v_lshl_or_b32", U32_OP(3, (a << (b & 31)) | c));
+  add("v_and_or_b32", U32_OP(3, (a & b) | c));
+  add("v_or3_b32", U32_OP(3, a | b | c));
+  add("v_xor3_b32", U32_OP(3, a ^ b ^ c));
+  add("v_xad_u32", U32_OP(3, (a ^ b) + c));
+  add("v_bfe_u32",
+      U32_OP(3, (c & 31) ? (a >> (b & 31)) & ((1ull << (c & 31)) - 1) : 0));
+  add("v_bfe_i32", U32_OP(3, (c & 31) ? int32_t(uint32_t(a >> (b & 31))
+                                                << (32 - (c & 31))) >>
+                                            (32 - (c & 31))
+                                      : 0));
+  add("v_bfi_b32", U32_OP(3, (a & b) | (~a & c)));
+  add("v_bfm_b32", U32_OP(2, ((1ull << (a & 31)) - 1) << (b & 31)));
+  add("v_alignbit_b32", U32_OP(3, ((uint64_t(a) << 32) | b) >> (c & 31)));
+  add("v_alignbyte_b32", U32_OP(3, ((uint64_t(a) << 32) | b) >> (8 * (c & 3))));
+  add("v_perm_b32", U32_OP(3, vPerm(a, b, c)));
+  add("v_bcnt_u32_b32", U32_OP(2, __builtin_popcount(a) + b));
+  add("v_ffbh_u32", U32_OP(1, ffbh(a)));
+  add("v_ffbl_b32", U32_OP(1, ffbl(a)));
+  add("v_ffbh_i32", U32_OP(1, ffbhSigned(a)));
+  add("v_bfrev_b32", U32_OP(1, bitReverse(a)));
+  add("v_mbcnt_lo_u32_b32", vMbcntLo);
+  add("v_mbcnt_hi_u32_b32", vMbcntHi);
+  add("v_cndmask_b32", vCndmask);
+  add("v_readlane_b32", vReadlane);
+  add("v_readfirstlane_b32", vReadfirstlane);
+  add("v_writelane_b32", vWritelane);
+  add("v_swap_b32", vSwap, 0, 0);
+  add("v_permlane16_swap_b32", vPermlaneSwap, 16, 0);
+  add("v_permlane32_swap_b32", vPermlaneSwap, 32, 0);
+
+  // Integer arithmetic.
+  add("v_mul_lo_u32", U32_OP(2, a * b));
+  add("v_mul_hi_u32", U32_OP(2, (uint64_t(a) * b) >> 32));
+  add("v_mul_hi_i32", U32_OP(2, (int64_t(int32_t(a)) * int32_t(b)) >> 32));
+  add("v_mul_u32_u24", U32_OP(2, (a & 0xffffff) * (b & 0xffffff)));
+  add("v_mul_hi_u32_u24",
+      U32_OP(2, (uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32));
+  add("v_mul_i32_i24", U32_OP(2, sext24(a) * sext24(b)));
+  add("v_mul_hi_i32_i24", U32_OP(2, (int64_t(sext24(a)) * sext24(b)) >> 32));
+  add("v_mad_u32_u24", U32_OP(3, (a & 0xffffff) * (b & 0xffffff) + c));
+  add("v_mad_i32_i24", U32_OP(3, sext24(a) * sext24(b) + int32_t(c)));
+  add("v_mad_u64_u32", vMadU64U32, 0, 2);
+  add("v_mad_i64_i32", vMadU64U32, 1, 2);
+  add("v_max_i32", U32_OP(2, std::max(int32_t(a), int32_t(b))));
+  add("v_min_i32", U32_OP(2, std::min(int32_t(a), int32_t(b))));
+  add("v_max_u32", U32_OP(2, std::max(a, b)));
+  add("v_min_u32", U32_OP(2, std::min(a, b)));
+  add("v_max3_i32", U32_OP(3, std::max({int32_t(a), int32_t(b), int32_t(c)})));
+  add("v_min3_i32", U32_OP(3, std::min({int32_t(a), int32_t(b), int32_t(c)})));
+  add("v_max3_u32", U32_OP(3, std::max({a, b, c})));
+  add("v_min3_u32", U32_OP(3, std::min({a, b, c})));
+  add("v_med3_i32", U32_OP(3, med3(int32_t(a), int32_t(b), int32_t(c))));
+  add("v_med3_u32", U32_OP(3, med3(a, b, c)));
+  add("v_add_co_u32", vAddCarry, 0, 2);
+  add("v_sub_co_u32", vAddCarry, 1, 2);
+  add("v_subrev_co_u32", vAddCarry, 3, 2);
+  add("v_addc_co_u32", vAddCarry, 4, 2);
+  add("v_subb_co_u32", vAddCarry, 5, 2);
+  add("v_subbrev_co_u32", vAddCarry, 7, 2);
+
+  // 16-bit integer.
+  add("v_add_u16", U16_OP(2, a + b));
+  add("v_sub_u16", U16_OP(2, a - b));
+  add("v_subrev_u16", U16_OP(2, b - a));
+  add("v_mul_lo_u16", U16_OP(2, a * b));
+  add("v_lshlrev_b16", U16_OP(2, b << (a & 15)));
+  add("v_lshrrev_b16", U16_OP(2, b >> (a & 15)));
+  add("v_ashrrev_i16", U16_OP(2, int16_t(b) >> (a & 15)));
+  add("v_max_u16", U16_OP(2, std::max(a, b)));
+  add("v_min_u16", U16_OP(2, std::min(a, b)));
+  add("v_max_i16", U16_OP(2, std::max(int16_t(a), int16_t(b))));
+  add("v_min_i16", U16_OP(2, std::min(int16_t(a), int16_t(b))));
+  add("v_pack_b32_f16", [](Wave &w, const Instr &in) {
+    const Operand *o = srcOperands(in);
+    valuU32<2>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {
+      uint16_t lo = half(a, in, 0), hi = half(b, in, 1);
+      if (o[0].neg)
+        lo ^= 0x8000;
+      if (o[1].neg)
+        hi ^= 0x8000;
+      return uint32_t(lo) | (uint32_t(hi) << 16);
+    });
+  });
+
+  // f32.
+  add("v_add_f32", F32_OP(2, a + b));
+  add("v_sub_f32", F32_OP(2, a - b));
+  add("v_subrev_f32", F32_OP(2, b - a));
+  add("v_mul_f32", F32_OP(2, a * b));
+  add("v_mul_legacy_f32", F32_OP(2, (a == 0 || b == 0) ? 0.0f : a * b));
+  add("v_max_f32", F32_OP(2, fmaxIeee(a, b)));
+  add("v_min_f32", F32_OP(2, fminIeee(a, b)));
+  add("v_max3_f32", F32_OP(3, fmaxIeee(fmaxIeee(a, b), c)));
+  add("v_min3_f32", F32_OP(3, fminIeee(fminIeee(a, b), c)));
+  add("v_med3_f32", F32_OP(3, fmed3(a, b, c)));
+  add("v_fma_f32", F32_OP(3, std::fma(a, b, c)));
+  add("v_fmaak_f32", F32_OP(3, std::fma(a, b, c)));
+  add("v_fmamk_f32", F32_OP(3, std::fma(a, b, c)));
+  // v_mad/v_mac are unfused: the product is rounded first.
+  add("v_mad_f32", F32_OP(3, float(a * b) + c));
+  add("v_madak_f32", F32_OP(3, float(a * b) + c));
+  add("v_madmk_f32", F32_OP(3, float(a * b) + c));
+  add("v_fmac_f32", [](Wave &w, const Instr &in) {
+    uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+    const Operand *o = srcOperands(in);
+    ValuSources s;
+    prepareSources(w, in, 2, s);
+    forEachLane(s.mask, [&](unsigned l) {
+      float r = std::fma(applyFloatMods(bitsToF32(s.src[0][l]), o[0]),
+                         applyFloatMods(bitsToF32(s.src[1][l]), o[1]),
+                         bitsToF32(dst[l]));
+      dst[l] = f32ToBits(applyOutputMods(r, in));
+    });
+  });
+  add("v_mac_f32", [](Wave &w, const Instr &in) {
+    uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+    const Operand *o = srcOperands(in);
+    ValuSources s;
+    prepareSources(w, in, 2, s);
+    forEachLane(s.mask, [&](unsigned l) {
+      float p = applyFloatMods(bitsToF32(s.src[0][l]), o[0]) *
+                applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
+      dst[l] = f32ToBits(applyOutputMods(p + bitsToF32(dst[l]), in));
+    });
+  });
+  add("v_exp_f32", F32_OP(1, exp2Op(a)));
+  add("v_log_f32", F32_OP(1, log2Op(a)));
+  add("v_rcp_f32", F32_OP(1, rcpOp(a)));
+  add("v_rcp_iflag_f32", F32_OP(1, rcpOp(a)));
+  add("v_rsq_f32", F32_OP(1, rsqOp(a)));
+  add("v_sqrt_f32", F32_OP(1, sqrtOp(a)));
+  add("v_sin_f32", F32_OP(1, sinOp(a)));
+  add("v_cos_f32", F32_OP(1, cosOp(a)));
+  add("v_fract_f32",
+      F32_OP(1, std::isinf(a) ? std::numeric_limits<float>::quiet_NaN()
+                              : std::fmin(a - std::floor(a), 0x1.fffffep-1f)));
+  add("v_trunc_f32", F32_OP(1, std::trunc(a)));
+  add("v_ceil_f32", F32_OP(1, std::ceil(a)));
+  add("v_floor_f32", F32_OP(1, std::floor(a)));
+  add("v_rndne_f32", F32_OP(1, std::nearbyint(a)));
+  add("v_frexp_mant_f32", F32_OP(1, frexpMant(a)));
+  add("v_frexp_exp_i32_f32", [](Wave &w, const Instr &in) {
+    const Operand *o = srcOperands(in);
+    valuU32<1>(w, in, [&](uint32_t a, uint32_t, uint32_t) {
+      return uint32_t(frexpExp(applyFloatMods(bitsToF32(a), o[0])));
+    });
+  });
+  add("v_ldexp_f32", [](Wave &w, const Instr &in) {
+    const Operand *o = srcOperands(in);
+    valuU32<2>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {
+      float r = std::ldexp(applyFloatMods(bitsToF32(a), o[0]), int32_t(b));
+      return f32ToBits(applyOutputMods(r, in));
+    });
+  });
+  add("v_div_scale_f32", vDivScaleF32, 0, 2);
+  add("v_div_fmas_f32", vDivFmasF32);
+  add("v_div_fixup_f32", F32_OP(3, divFixup(a, b, c)));
+
+  // f16.
+  f16("v_add_f16", F16_OP(2, a + b));
+  f16("v_sub_f16", F16_OP(2, a - b));
+  f16("v_subrev_f16", F16_OP(2, b - a));
+  f16("v_mul_f16", F16_OP(2, a * b));
+  f16("v_max_f16", F16_OP(2, fmaxIeee(a, b)));
+  f16("v_min_f16", F16_OP(2, fminIeee(a, b)));
+  f16("v_max3_f16", F16_OP(3, fmaxIeee(fmaxIeee(a, b), c)));
+  f16("v_min3_f16", F16_OP(3, fminIeee(fminIeee(a, b), c)));
+  f16("v_med3_f16", F16_OP(3, fmed3(a, b, c)));
+  f16("v_fma_f16", F16_OP(3, std::fma(a, b, c)));
+  f16("v_exp_f16", F16_OP(1, exp2Op(a)));
+  f16("v_log_f16", F16_OP(1, log2Op(a)));
+  f16("v_rcp_f16", F16_OP(1, rcpOp(a)));
+  f16("v_rsq_f16", F16_OP(1, rsqOp(a)));
+  f16("v_sqrt_f16", F16_OP(1, sqrtOp(a)));
+  f16("v_trunc_f16", F16_OP(1, std::trunc(a)));
+  f16("v_floor_f16", F16_OP(1, std::floor(a)));
+  f16("v_ceil_f16", F16_OP(1, std::ceil(a)));
+  f16("v_rndne_f16", F16_OP(1, std::nearbyint(a)));
+  f16("v_fmac_f16", [](Wave &w, const Instr &in) {
+    uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+    ValuSources s;
+    prepareSources(w, in, 2, s);
+    forEachLane(s.mask, [&](unsigned l) {
+      float r = std::fma(f16Src(s.src[0][l], in, 0), f16Src(s.src[1][l], in, 1),
+                         f16ToF32(uint16_t(dst[l])));
+      dst[l] = f32ToF16(applyOutputMods(r, in));
+    });
+  });
+
+  // Packed math.
+  f16("v_pk_add_f16", PK_F16_OP(2, a + b));
+  f16("v_pk_mul_f16", PK_F16_OP(2, a * b));
+  f16("v_pk_fma_f16", PK_F16_OP(3, std::fma(a, b, c)));
+  f16("v_pk_max_f16", PK_F16_OP(2, fmaxIeee(a, b)));
+  f16("v_pk_min_f16", PK_F16_OP(2, fminIeee(a, b)));
+  add("v_pk_add_u16", PK_U16_OP(2, a + b));
+  add("v_pk_sub_u16", PK_U16_OP(2, a - b));
+  add("v_pk_add_i16", PK_U16_OP(2, a + b));
+  add("v_pk_sub_i16", PK_U16_OP(2, a - b));
+  add("v_pk_mul_lo_u16", PK_U16_OP(2, a * b));
+  add("v_pk_mad_u16", PK_U16_OP(3, a * b + c));
+  add("v_pk_lshlrev_b16", PK_U16_OP(2, b << (a & 15)));
+  add("v_pk_lshrrev_b16", PK_U16_OP(2, b >> (a & 15)));
+  add("v_pk_ashrrev_i16", PK_U16_OP(2, int16_t(b) >> (a & 15)));
+  add("v_pk_max_u16", PK_U16_OP(2, std::max(a, b)));
+  add("v_pk_min_u16", PK_U16_OP(2, std::min(a, b)));
+  add("v_pk_max_i16", PK_U16_OP(2, std::max(int16_t(a), int16_t(b))));
+  add("v_pk_min_i16", PK_U16_OP(2, std::min(int16_t(a), int16_t(b))));
+  add("v_pk_fma_f32", [](Wave &w, const Instr &in) {
+    valuPkF32(w, in, 3,
+              [](float a, float b, float c) { return std::fma(a, b, c); });
+  });
+  add("v_pk_mul_f32", [](Wave &w, const Instr &in) {
+    valuPkF32(w, in, 2, [](float a, float b, float) { return a * b; });
+  });
+  add("v_pk_add_f32", [](Wave &w, const Instr &in) {
+    valuPkF32(w, in, 2, [](float a, float b, float) { return a + b; });
+  });
+  add("v_pk_mov_b32", vPkMovB32);
+  f16("v_dot2_f32_f16", vDot2F32<false, false>);
+  f16("v_dot2c_f32_f16", vDot2F32<false, true>);
+  add("v_dot2_f32_bf16", vDot2F32<true, false>);
+  add("v_dot2c_f32_bf16", vDot2F32<true, true>);
+
+  // f64.
+  f64("v_add_f64", F64_OP(2, a + b));
+  f64("v_mul_f64", F64_OP(2, a * b));
+  f64("v_fma_f64", F64_OP(3, std::fma(a, b, c)));
+  f64("v_max_f64", F64_OP(2, std::isnan(a)   ? b
+                             : std::isnan(b) ? a
+                                             : std::fmax(a, b)));
+  f64("v_min_f64", F64_OP(2, std::isnan(a)   ? b
+                             : std::isnan(b) ? a
+                                             : std::fmin(a, b)));
+  f64("v_rcp_f64", F64_OP(1, 1.0 / a));
+  f64("v_rsq_f64", F64_OP(1, 1.0 / std::sqrt(a)));
+  f64("v_sqrt_f64", F64_OP(1, std::sqrt(a)));
+  f64("v_fract_f64", F64_OP(1, a - std::floor(a)));
+  f64("v_trunc_f64", F64_OP(1, std::trunc(a)));
+  f64("v_floor_f64", F64_OP(1, std::floor(a)));
+  f64("v_ceil_f64", F64_OP(1, std::ceil(a)));
+  f64("v_rndne_f64", F64_OP(1, std::nearbyint(a)));
+
+  // Compares: v_cmp[x]_<op>_<type>.
+  static const char *ops[] = {"f",   "lt",  "eq",  "le",  "gt",  "lg",
+                              "ge",  "o",   "u",   "nge", "nlg", "ngt",
+                              "nle", "neq", "nlt", "tru"};
+  static const char *intOps[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
+  static const uint32_t intCodes[] = {F, LT, EQ, LE, GT, LG, GE, TRU};
+  struct Type {
+    const char *name;
+    uint32_t code;
+    bool isFloat;
+    ConstType ct;
+  };
+  static const Type types[] = {{"f16", CF16, true, ConstType::F16},
+                               {"f32", CF32, true, ConstType::F32},
+                               {"f64", CF64, true, ConstType::F64},
+                               {"i16", CI16, false, ConstType::F16},
+                               {"u16", CU16, false, ConstType::F16},
+                               {"i32", CI32, false, ConstType::F32},
+                               {"u32", CU32, false, ConstType::F32},
+                               {"i64", CI64, false, ConstType::F64},
+                               {"u64", CU64, false, ConstType::F64}};
+  for (const char *prefix : {"v_cmp_", "v_cmpx_"}) {
+    uint32_t exec = llvm::StringRef(prefix) == "v_cmpx_" ? 0x100 : 0;
+    for (const Type &type : types) {
+      if (type.isFloat) {
+        for (uint32_t op = 0; op < 16; ++op)
+          add((llvm::Twine(prefix) + ops[op] + "_" + type.name).str(), vcmp,
+              exec | (type.code << 4) | op, 1, type.ct);
+      } else {
+        for (uint32_t i = 0; i < 8; ++i)
+          add((llvm::Twine(prefix) + intOps[i] + "_" + type.name).str(), vcmp,
+              exec | (type.code << 4) | intCodes[i], 1, type.ct);
+      }
+    }
+    add((llvm::Twine(prefix) + "class_f32").str(), vcmp,
+        exec | (CClassF32 << 4));
+    add((llvm::Twine(prefix) + "class_f16").str(), vcmp,
+        exec | (CClassF16 << 4), 1, ConstType::F16);
+    add((llvm::Twine(prefix) + "class_f64").str(), vcmp,
+        exec | (CClassF64 << 4), 1, ConstType::F64);
+  }
+}

@@ -1,0 +1,576 @@
+//===- Workgroup.cpp - Running a workgroup's waves and watching them ------===//
+//
+// Waves of a workgroup run in a fixed round-robin order, each for a slice of
+// instructions or until it reaches s_barrier or s_endpgm, so results are
+// deterministic. The sanitizers (bounds, wait counts, LDS races, barrier
+// balance) and the per-instruction counters live here too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interp.h"
+
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace hk;
+using namespace hk::emu;
+
+static std::string hex(uint64_t value) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format_hex(value, 2);
+  return s;
+}
+
+void Wave::fault(const Instr &in, const llvm::Twine &message) {
+  state = Faulted;
+  if (!wg->error.empty())
+    return;
+  wg->error = ("kernel '" + wg->launch->kernel->name + "', workgroup " +
+               llvm::Twine(wg->linearId) + ", wave " + llvm::Twine(id) + ", " +
+               in.describe() + ": " + message)
+                  .str();
+  wg->errorPc = in.pc;
+  wg->launch->abort = true;
+}
+
+void Workgroup::report(SanitizerReport::Kind kind, const Wave &w, uint64_t pc,
+                       int lane, uint64_t address, const llvm::Twine &message) {
+  ++reportCount;
+  if (!reported.insert({unsigned(kind), pc}).second)
+    return;
+  if (reports.size() >= launch->maxReports)
+    return;
+  SanitizerReport r;
+  r.kind = kind;
+  r.kernel = launch->kernel->name;
+  r.pc = pc;
+  r.workgroup = linearId;
+  r.wave = w.id;
+  r.lane = lane;
+  r.address = address;
+  std::string where = "kernel '" + r.kernel + "' pc " + hex(pc) +
+                      " workgroup " + std::to_string(linearId) + " wave " +
+                      std::to_string(w.id);
+  if (lane >= 0)
+    where += " lane " + std::to_string(lane);
+  r.message = (stringifyReportKind(kind) + ": " + where + ": " + message).str();
+  reports.push_back(std::move(r));
+}
+
+// Memory ----------------------------------------------------------------------
+
+uint8_t *hk::emu::globalAccess(Wave &w, const Instr &in, uint64_t address,
+                               unsigned size, int lane, bool write) {
+  if (address >= w.cacheLo && address + size <= w.cacheHi)
+    return w.cacheHost + (address - w.cacheLo);
+  const Allocation *alloc = w.wg->launch->memory->find(address, size);
+  if (alloc) {
+    w.cacheLo = alloc->base;
+    w.cacheHi = alloc->base + alloc->size;
+    w.cacheHost = alloc->data.get();
+    return w.cacheHost + (address - w.cacheLo);
+  }
+  if (w.wg->launch->sanitize.memoryBounds)
+    w.wg->report(SanitizerReport::GlobalOutOfBounds, w, in.pc, lane, address,
+                 llvm::Twine(write ? "write" : "read") + " of " +
+                     llvm::Twine(size) + " bytes at " + hex(address) +
+                     " outside every device allocation (" + in.mnemonic + ")");
+  return nullptr;
+}
+
+uint8_t *hk::emu::ldsAccess(Wave &w, const Instr &in, uint32_t address,
+                            unsigned size, int lane, bool write) {
+  Workgroup &wg = *w.wg;
+  if (uint64_t(address) + size <= wg.lds.size())
+    return wg.lds.data() + address;
+  if (wg.launch->sanitize.memoryBounds)
+    wg.report(SanitizerReport::LdsOutOfBounds, w, in.pc, lane, address,
+              llvm::Twine(write ? "write" : "read") + " of " +
+                  llvm::Twine(size) + " bytes at LDS address " + hex(address) +
+                  " beyond the workgroup's " + llvm::Twine(wg.lds.size()) +
+                  " bytes of LDS (" + in.mnemonic + ")");
+  return nullptr;
+}
+
+// Wait counts
+// -------------------------------------------------------------------
+
+static bool tracking(const Wave &w) {
+  const SanitizerOptions &s = w.wg->launch->sanitize;
+  return s.waitcnt || s.ldsRace;
+}
+
+PendingOp *hk::emu::issueOp(Wave &w, const Instr &in, WaitCounter counter) {
+  if (!tracking(w))
+    return nullptr;
+  PendingOp op;
+  op.id = w.nextOpId++;
+  if (w.nextOpId == 0)
+    w.nextOpId = 1;
+  op.pc = in.pc;
+  switch (counter) {
+  case WaitCounter::Vm:
+    return &w.vmemOps.emplace_back(std::move(op));
+  case WaitCounter::Lds:
+    return &w.ldsOps.emplace_back(std::move(op));
+  case WaitCounter::Smem:
+    w.smemOps.push_back(std::move(op));
+    return &w.smemOps.back();
+  }
+  return nullptr;
+}
+
+void hk::emu::markPendingDst(Wave &w, PendingOp &op, const Operand &dst,
+                             unsigned numRegs) {
+  if (!w.wg->launch->sanitize.waitcnt)
+    return;
+  unsigned base = dst.kind == OpKind::Sgpr ? kNumVgprs : 0;
+  if (dst.kind != OpKind::Sgpr && dst.kind != OpKind::Vgpr)
+    return;
+  op.firstReg = dst.reg;
+  op.numRegs = numRegs;
+  op.sgpr = dst.kind == OpKind::Sgpr;
+  for (unsigned i = 0; i < numRegs; ++i) {
+    uint32_t &slot =
+        w.pendingReg[base + ((dst.reg + i) &
+                             (op.sgpr ? kNumSgprs - 1 : kNumVgprs - 1))];
+    if (!slot)
+      ++w.pendingCount;
+    slot = op.id;
+  }
+}
+
+static void retire(Wave &w, const PendingOp &op) {
+  unsigned base = op.sgpr ? kNumVgprs : 0;
+  for (unsigned i = 0; i < op.numRegs; ++i) {
+    uint32_t &slot =
+        w.pendingReg[base + ((op.firstReg + i) &
+                             (op.sgpr ? kNumSgprs - 1 : kNumVgprs - 1))];
+    if (slot == op.id) {
+      slot = 0;
+      --w.pendingCount;
+    }
+  }
+  if (op.dma) {
+    std::vector<uint16_t> &pending = w.wg->dmaPending;
+    for (auto [address, size] : op.ldsRanges)
+      for (uint32_t d = address / 4;
+           d < (address + size + 3) / 4 && d < pending.size(); ++d)
+        if (pending[d] == w.id + 1)
+          pending[d] = 0;
+  }
+}
+
+void hk::emu::retireWaits(Wave &w, unsigned vmcnt, unsigned lgkmcnt) {
+  while (w.vmemOps.size() > vmcnt) {
+    retire(w, w.vmemOps.front());
+    w.vmemOps.pop_front();
+  }
+  while (w.ldsOps.size() > lgkmcnt) {
+    retire(w, w.ldsOps.front());
+    w.ldsOps.pop_front();
+  }
+  // Scalar loads return out of order: only lgkmcnt(0) proves one is done.
+  if (lgkmcnt == 0) {
+    for (const PendingOp &op : w.smemOps)
+      retire(w, op);
+    w.smemOps.clear();
+  }
+}
+
+static const PendingOp *findOp(const Wave &w, uint32_t id,
+                               llvm::StringRef &counter) {
+  for (const PendingOp &op : w.vmemOps)
+    if (op.id == id) {
+      counter = "vmcnt";
+      return &op;
+    }
+  for (const PendingOp &op : w.ldsOps)
+    if (op.id == id) {
+      counter = "lgkmcnt";
+      return &op;
+    }
+  for (const PendingOp &op : w.smemOps)
+    if (op.id == id) {
+      counter = "lgkmcnt(0)";
+      return &op;
+    }
+  return nullptr;
+}
+
+void hk::emu::checkPendingRead(Wave &w, const Instr &in, const Operand &op) {
+  if (op.kind != OpKind::Vgpr && op.kind != OpKind::Sgpr)
+    return;
+  bool sgpr = op.kind == OpKind::Sgpr;
+  for (unsigned i = 0; i < op.count; ++i) {
+    unsigned reg = (op.reg + i) & (sgpr ? kNumSgprs - 1 : kNumVgprs - 1);
+    uint32_t id = w.pendingReg[(sgpr ? kNumVgprs : 0) + reg];
+    if (!id)
+      continue;
+    llvm::StringRef counter = "?";
+    const PendingOp *load = findOp(w, id, counter);
+    std::string name = sgpr ? "s" + std::to_string(reg)
+                       : reg >= kAgprBase
+                           ? "a" + std::to_string(reg - kAgprBase)
+                           : "v" + std::to_string(reg);
+    w.wg->report(SanitizerReport::ReadBeforeWait, w, in.pc, -1, 0,
+                 in.mnemonic + " reads " + name + " before the load at pc " +
+                     hex(load ? load->pc : 0) +
+                     " that writes it was waited for (needs s_waitcnt " +
+                     counter + ")");
+    return;
+  }
+}
+
+void hk::emu::noteDmaWrite(Wave &w, PendingOp &op, uint32_t address,
+                           unsigned size) {
+  op.dma = true;
+  if (!op.ldsRanges.empty() &&
+      op.ldsRanges.back().first + op.ldsRanges.back().second == address)
+    op.ldsRanges.back().second += size;
+  else
+    op.ldsRanges.push_back({address, size});
+  if (!w.wg->launch->sanitize.waitcnt)
+    return;
+  std::vector<uint16_t> &pending = w.wg->dmaPending;
+  for (uint32_t d = address / 4;
+       d < (address + size + 3) / 4 && d < pending.size(); ++d)
+    pending[d] = uint16_t(w.id + 1);
+}
+
+void hk::emu::checkDmaPendingRead(Wave &w, const Instr &in, uint32_t address,
+                                  unsigned size, int lane) {
+  const std::vector<uint16_t> &pending = w.wg->dmaPending;
+  for (uint32_t d = address / 4;
+       d < (address + size + 3) / 4 && d < pending.size(); ++d) {
+    if (!pending[d])
+      continue;
+    w.wg->report(SanitizerReport::ReadBeforeWait, w, in.pc, lane, address,
+                 in.mnemonic + " reads LDS address " + hex(d * 4) +
+                     " that a direct-to-LDS load of wave " +
+                     llvm::Twine(pending[d] - 1) +
+                     " has not been waited for (needs s_waitcnt vmcnt "
+                     "before the read, and a barrier if another wave "
+                     "issued the load)");
+    return;
+  }
+}
+
+// LDS races
+// ---------------------------------------------------------------------
+
+void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
+                            unsigned size, bool write, int lane) {
+  Workgroup &wg = *w.wg;
+  if (!wg.launch->sanitize.ldsRace)
+    return;
+  uint32_t epoch = w.barriers + 1;
+  uint64_t self = 1ull << (w.id & 63);
+  uint32_t end = std::min<uint64_t>(uint64_t(address) + size, wg.shadow.size());
+  for (uint32_t b = address; b < end; ++b) {
+    LdsShadow &sh = wg.shadow[b];
+    const char *conflict = nullptr;
+    unsigned other = 0;
+    if (sh.writeEpoch == epoch && sh.writer != w.id) {
+      conflict = write ? "write after write" : "read after write";
+      other = sh.writer;
+    } else if (write && sh.readEpoch == epoch && (sh.readers & ~self)) {
+      conflict = "write after read";
+      other = __builtin_ctzll(sh.readers & ~self);
+    }
+    if (conflict) {
+      wg.report(SanitizerReport::LdsRace, w, pc, lane, b,
+                llvm::Twine(conflict) + " on LDS address " + hex(b) +
+                    " between wave " + llvm::Twine(w.id) + " and wave " +
+                    llvm::Twine(other) +
+                    (sh.writeEpoch == epoch && sh.writer != w.id
+                         ? " (write at pc " + hex(sh.writerPc) + ")"
+                         : std::string()) +
+                    " with no s_barrier between them");
+      return;
+    }
+    if (write) {
+      sh.writeEpoch = epoch;
+      sh.writer = uint16_t(w.id);
+      sh.writerPc = uint32_t(pc);
+    } else {
+      if (sh.readEpoch != epoch) {
+        sh.readEpoch = epoch;
+        sh.readers = 0;
+      }
+      sh.readers |= self;
+    }
+  }
+}
+
+// Bank conflicts
+// ------------------------------------------------------------------
+
+void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
+                                    const uint32_t *addr0,
+                                    const uint32_t *addr1, uint64_t mask,
+                                    unsigned bytes, bool write) {
+  const LdsBankModel &model = w.wg->launch->chip->lds;
+  unsigned perLane = bytes * (addr1 ? 2 : 1);
+  unsigned lanesPerPhase = write ? model.writeLanesPerPhase(perLane)
+                                 : model.readLanesPerPhase(perLane);
+  if (lanesPerPhase == 0)
+    lanesPerPhase = 1;
+  unsigned dwords = std::max(1u, (bytes + 3) / 4);
+  LdsConflictStats &stats = w.wg->counters.ldsConflicts[in.pc];
+  if (stats.mnemonic.empty())
+    stats.mnemonic = in.mnemonic;
+  ++stats.executions;
+  uint64_t keys[256];
+  for (unsigned first = 0; first < kWaveSize; first += lanesPerPhase) {
+    uint64_t phaseMask =
+        mask & (lanesPerPhase >= 64 ? ~0ull
+                                    : (((1ull << lanesPerPhase) - 1) << first));
+    if (!phaseMask)
+      continue;
+    unsigned n = 0;
+    forEachLane(phaseMask, [&](unsigned lane) {
+      for (const uint32_t *addr : {addr0, addr1}) {
+        if (!addr)
+          continue;
+        for (unsigned d = 0; d < dwords && n < 256; ++d) {
+          uint64_t dword = addr[lane] / 4 + d;
+          keys[n++] = (uint64_t(dword % model.banks) << 40) | dword;
+        }
+      }
+    });
+    std::sort(keys, keys + n);
+    n = std::unique(keys, keys + n) - keys;
+    unsigned worst = 0, run = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      run = (i > 0 && (keys[i] >> 40) == (keys[i - 1] >> 40)) ? run + 1 : 1;
+      worst = std::max(worst, run);
+    }
+    ++stats.phases;
+    stats.extraCycles += worst > 0 ? worst - 1 : 0;
+  }
+}
+
+// Initial state and scheduling
+// -----------------------------------------------------
+
+static void initializeWave(Workgroup &wg, Wave &w, unsigned index) {
+  const LaunchState &L = *wg.launch;
+  std::memset(w.s, 0, sizeof(w.s));
+  std::memset(w.pendingReg, 0, sizeof(w.pendingReg));
+  w.pendingCount = 0;
+  w.vmemOps.clear();
+  w.ldsOps.clear();
+  w.smemOps.clear();
+  w.scc = false;
+  w.state = Wave::Running;
+  w.id = index;
+  w.barriers = 0;
+  w.executed = 0;
+  w.wg = &wg;
+  w.cacheLo = 1;
+  w.cacheHi = 0;
+  w.pc = L.entryPc;
+
+  unsigned sgpr = 0;
+  if (L.enablePrivateSegmentBuffer)
+    sgpr += 4; // No scratch: the resource stays zero.
+  if (L.enableDispatchPtr) {
+    w.setSgpr64(sgpr, L.dispatchAddress);
+    sgpr += 2;
+  }
+  if (L.enableQueuePtr)
+    sgpr += 2;
+  if (L.enableKernargPtr) {
+    w.setSgpr64(sgpr, L.kernargAddress);
+    sgpr += 2;
+  }
+  if (L.enableDispatchId)
+    sgpr += 2;
+  if (L.enableFlatScratchInit)
+    sgpr += 2;
+  if (L.enablePrivateSegmentSize)
+    sgpr += 1;
+  if (L.preloadSgprs) {
+    const uint8_t *kernarg = L.memory->translate(
+        L.kernargAddress, 4 * (L.preloadOffsetDwords + L.preloadSgprs));
+    for (unsigned i = 0; i < L.preloadSgprs && kernarg && sgpr + i < 100; ++i)
+      std::memcpy(&w.s[sgpr + i], kernarg + 4 * (L.preloadOffsetDwords + i), 4);
+  }
+  sgpr = L.userSgprCount;
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (L.enableWgId[dim])
+      w.s[sgpr++] = wg.id[dim];
+  if (L.enableWgInfo)
+    w.s[sgpr++] = 0;
+
+  uint64_t lanes = L.block.count();
+  uint64_t firstThread = uint64_t(index) * kWaveSize;
+  uint64_t active = std::min<uint64_t>(kWaveSize, lanes - firstThread);
+  w.setExec(active >= 64 ? ~0ull : ((1ull << active) - 1));
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    uint64_t t = firstThread + lane;
+    uint32_t x = t % L.block.x;
+    uint32_t y = (t / L.block.x) % L.block.y;
+    uint32_t z = t / (uint64_t(L.block.x) * L.block.y);
+    if (lane >= active)
+      x = y = z = 0;
+    if (L.packedWorkitemIds) {
+      w.v[0][lane] = x | (y << 10) | (z << 20);
+    } else {
+      w.v[0][lane] = x;
+      w.v[1][lane] = y;
+      w.v[2][lane] = z;
+    }
+  }
+}
+
+static void traceInstruction(const Wave &w, const Instr &in) {
+  llvm::errs() << llvm::format_hex(in.pc, 8) << "  " << in.text;
+  if (in.numOps > 0 && in.numDsts > 0) {
+    const Operand &d = in.ops[0];
+    if (d.kind == OpKind::Vgpr)
+      llvm::errs() << "    ; lane0 = " << llvm::format_hex(w.v[d.reg][0], 10);
+    else if (d.kind == OpKind::Sgpr)
+      llvm::errs() << "    ; = " << llvm::format_hex(w.s[d.reg], 10);
+  }
+  llvm::errs() << "  exec=" << llvm::format_hex(w.exec(), 18) << "\n";
+}
+
+static void runSlice(Wave &w, const DecodedProgram &program, unsigned budget,
+                     bool checkWaits) {
+  KernelCounters &counters = w.wg->counters;
+  while (budget-- && w.state == Wave::Running) {
+    const Instr *in = program.at(w.pc);
+    if (!in) {
+      Instr where;
+      where.pc = w.pc;
+      where.text = "<no instruction>";
+      w.fault(where, "execution reached an address that holds no decoded "
+                     "instruction");
+      return;
+    }
+    w.pc = in->pc + in->size;
+    if (checkWaits && w.pendingCount)
+      for (unsigned i = in->numDsts; i < in->numOps; ++i)
+        checkPendingRead(w, *in, in->ops[i]);
+    in->fn(w, *in);
+    if (w.wg->launch->trace && w.id == 0 && w.wg->linearId == 0)
+      traceInstruction(w, *in);
+    ++counters.mix[size_t(in->cls)];
+    ++w.executed;
+  }
+}
+
+/// Outstanding LDS accesses still complete after the wave passes a barrier:
+/// they belong to the next barrier interval too.
+static void carryOutstandingLdsAccesses(Wave &w) {
+  for (const std::deque<PendingOp> *queue : {&w.ldsOps, &w.vmemOps})
+    for (const PendingOp &op : *queue)
+      for (auto [address, size] : op.ldsRanges)
+        noteLdsAccess(w, op.pc, address, size, op.ldsWrite || op.dma, -1);
+}
+
+static void releaseBarrier(Workgroup &wg) {
+  unsigned waiting = 0, ended = 0;
+  for (unsigned i = 0; i < wg.numWaves; ++i) {
+    Wave &w = *wg.waves[i];
+    waiting += w.state == Wave::AtBarrier;
+    ended += w.state == Wave::Ended;
+  }
+  Wave *first = nullptr;
+  for (unsigned i = 0; i < wg.numWaves; ++i) {
+    Wave &w = *wg.waves[i];
+    if (w.state != Wave::AtBarrier)
+      continue;
+    if (!first)
+      first = &w;
+    w.state = Wave::Running;
+    ++w.barriers;
+    carryOutstandingLdsAccesses(w);
+  }
+  if (ended && first && wg.launch->sanitize.barrier) {
+    const Instr *in = wg.launch->program->at(first->pc - 4);
+    wg.report(SanitizerReport::BarrierImbalance, *first, in ? in->pc : 0, -1, 0,
+              llvm::Twine(waiting) + " wave(s) wait at s_barrier #" +
+                  llvm::Twine(first->barriers) + " while " +
+                  llvm::Twine(ended) +
+                  " wave(s) of the workgroup already ended: those waves "
+                  "can never meet them");
+  }
+}
+
+static void checkBarrierBalance(Workgroup &wg) {
+  if (!wg.launch->sanitize.barrier || wg.numWaves < 2)
+    return;
+  unsigned lo = ~0u, hi = 0;
+  const Wave *few = nullptr;
+  for (unsigned i = 0; i < wg.numWaves; ++i) {
+    const Wave &w = *wg.waves[i];
+    if (w.barriers < lo) {
+      lo = w.barriers;
+      few = &w;
+    }
+    hi = std::max(hi, w.barriers);
+  }
+  if (lo == hi)
+    return;
+  wg.report(SanitizerReport::BarrierImbalance, *few, few->pc - 4, -1, 0,
+            "wave " + llvm::Twine(few->id) + " reached s_endpgm after " +
+                llvm::Twine(lo) + " barrier(s) while another wave passed " +
+                llvm::Twine(hi) + ": barrier counts must match per wave");
+}
+
+void hk::emu::runWorkgroup(Workgroup &wg) {
+  const LaunchState &L = *wg.launch;
+  uint64_t threads = L.block.count();
+  wg.numWaves = unsigned((threads + kWaveSize - 1) / kWaveSize);
+  while (wg.waves.size() < wg.numWaves)
+    wg.waves.push_back(std::make_unique<Wave>());
+  std::fill(wg.lds.begin(), wg.lds.end(), 0);
+  if (L.sanitize.ldsRace)
+    std::fill(wg.shadow.begin(), wg.shadow.end(), LdsShadow());
+  std::fill(wg.dmaPending.begin(), wg.dmaPending.end(), 0);
+  for (unsigned i = 0; i < wg.numWaves; ++i)
+    initializeWave(wg, *wg.waves[i], i);
+
+  constexpr unsigned kSlice = 512;
+  bool checkWaits = L.sanitize.waitcnt;
+  uint64_t executed = 0;
+  while (true) {
+    unsigned running = 0, atBarrier = 0;
+    for (unsigned i = 0; i < wg.numWaves; ++i) {
+      Wave &w = *wg.waves[i];
+      if (w.state == Wave::Running) {
+        uint64_t before = w.executed;
+        runSlice(w, *L.program, kSlice, checkWaits);
+        executed += w.executed - before;
+      }
+      if (w.state == Wave::Faulted || L.abort)
+        return;
+      running += w.state == Wave::Running;
+      atBarrier += w.state == Wave::AtBarrier;
+    }
+    if (executed > L.watchdog) {
+      Wave &w = *wg.waves[0];
+      const Instr *in = L.program->at(w.pc);
+      Instr where;
+      where.pc = w.pc;
+      where.text = in ? in->text : "<no instruction>";
+      w.fault(in ? *in : where,
+              "watchdog: the workgroup executed more than " +
+                  llvm::Twine(L.watchdog) +
+                  " wave-instructions (a hang? raise the watchdog limit if "
+                  "the kernel is just long)");
+      return;
+    }
+    if (running)
+      continue;
+    if (!atBarrier)
+      break;
+    releaseBarrier(wg);
+  }
+  checkBarrierBalance(wg);
+}
