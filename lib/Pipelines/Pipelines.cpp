@@ -21,6 +21,7 @@ using namespace mlir;
 
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKTarget(HKTargetOptions{options.chip}));
+  pm.addPass(createHKMfmaLayout());
   pm.addPass(createConvertHKToAMDGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -20,4 +20,27 @@ def HKTarget : Pass<"hk-target", "mlir::ModuleOp"> {
   let dependentDialects = ["::hk::HKDialect"];
 }
 
+def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
+  let summary = "Choose MFMA instructions and the layout of every register tile";
+  let description = [{
+    For every `hk.mma` without a pinned `instr`, picks the matrix-core
+    instruction from the chip, the element types and the tile shape: the
+    candidates are the chip's single-block MFMAs whose shape divides the
+    tiles; among them the pass prefers the one that needs the fewest layout
+    conversions (user-written layouts are kept), then the deepest K per
+    instruction (gfx950's double-rate bf16/f16 shapes, the scaled f8f6f4
+    shapes for OCP fp8), then 16x16 over 32x32 blocks. The choice is
+    recorded as `instr`.
+
+    Then every register tile without a layout gets one. Values that must
+    share a layout (operands and results of elementwise ops, conversions,
+    loop-carried values, an accumulator and the product it becomes) form one
+    class; a class takes the MFMA operand layout of its first use by an
+    `hk.mma`, or `row` when no MFMA reads it. Where a user-written layout
+    disagrees with what the instruction reads, an `hk.convert_layout` is
+    inserted.
+  }];
+  let dependentDialects = ["::hk::HKDialect"];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

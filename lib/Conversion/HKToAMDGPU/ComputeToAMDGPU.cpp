@@ -1,0 +1,305 @@
+//===- ComputeToAMDGPU.cpp - hk compute ops to vector, math and amdgpu ----===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace hk;
+using namespace hk::lowering;
+
+namespace {
+
+VectorType convertToVector(const TypeConverter *converter, Type type) {
+  return dyn_cast_if_present<VectorType>(converter->convertType(type));
+}
+
+struct ZeroLowering : public OpConversionPattern<ZeroOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ZeroOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    VectorType type = convertToVector(getTypeConverter(), op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    rewriter.replaceOp(op, zeroOf(rewriter, op.getLoc(), type));
+    return success();
+  }
+};
+
+struct FillLowering : public OpConversionPattern<FillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    VectorType type = convertToVector(getTypeConverter(), op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
+                                                     adaptor.getValue());
+    return success();
+  }
+};
+
+struct ConvertLowering : public OpConversionPattern<ConvertOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    VectorType type = convertToVector(getTypeConverter(), op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    rewriter.replaceOp(op, convertElements(rewriter, op.getLoc(),
+                                           adaptor.getSource(),
+                                           type.getElementType()));
+    return success();
+  }
+};
+
+/// Equivalent layouts convert for free. Otherwise each lane writes its
+/// elements to the wave's LDS scratch in row-major order and reads back the
+/// elements its new layout gives it.
+struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
+  ConvertLayoutLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                        const LdsPlan &plan)
+      : OpConversionPattern(converter, ctx), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = dyn_cast<RegisterTileType>(op.getSource().getType());
+    auto to = dyn_cast<RegisterTileType>(op.getType());
+    if (!from || !to)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    if (!conversionMovesData(op)) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
+    Location loc = op.getLoc();
+    auto lds = plan.kernels.find(getKernelName(op));
+    if (lds == plan.kernels.end() || !lds->second.scratchPerWave)
+      return rewriter.notifyMatchFailure(op, "no scratch was planned");
+    Value offset = arith::AddIOp::create(
+        rewriter, loc, constI32(rewriter, loc, lds->second.scratchOffset),
+        arith::MulIOp::create(
+            rewriter, loc, waveId(rewriter, loc),
+            constI32(rewriter, loc, lds->second.scratchPerWave)));
+    Value scratch = getLdsPointer(rewriter, loc, op, offset);
+    Type memElem = getMemoryElementType(from.getElementType());
+    int64_t bytes = getElementBytes(memElem);
+    int64_t cols = from.getCols();
+    Value values = convertElements(rewriter, loc, adaptor.getSource(), memElem);
+
+    auto pointerOf = [&](LanePlacement lane, const AccessUnit &unit) {
+      Value row = addI32(rewriter, loc, lane.row, unit.row);
+      Value col = addI32(rewriter, loc, lane.col, unit.col);
+      Value off = arith::AddIOp::create(rewriter, loc,
+                                        mulI32(rewriter, loc, row, cols), col);
+      return elementPointer(rewriter, loc, scratch, memElem, off);
+    };
+
+    waveBarrier(rewriter, loc);
+    FragmentLayout fromLayout = *FragmentLayout::get(from.getLayout());
+    LanePlacement fromLane = placeLane(rewriter, loc, fromLayout);
+    for (const AccessUnit &unit :
+         enumerateAccesses(fromLayout, from.getRows(), cols, bytes))
+      LLVM::StoreOp::create(
+          rewriter, loc,
+          extractAt(rewriter, loc, values, unit.slot, unit.width),
+          pointerOf(fromLane, unit), bytes * unit.width);
+    waveBarrier(rewriter, loc);
+    FragmentLayout toLayout = *FragmentLayout::get(to.getLayout());
+    LanePlacement toLane = placeLane(rewriter, loc, toLayout);
+    Value result = zeroOf(rewriter, loc,
+                          VectorType::get({to.getNumElements() / 64}, memElem));
+    for (const AccessUnit &unit :
+         enumerateAccesses(toLayout, to.getRows(), cols, bytes)) {
+      Type type = unit.width == 1
+                      ? memElem
+                      : Type(VectorType::get({unit.width}, memElem));
+      Value v = LLVM::LoadOp::create(
+          rewriter, loc, type, pointerOf(toLane, unit), bytes * unit.width);
+      result = insertAt(rewriter, loc, v, result, unit.slot);
+    }
+    waveBarrier(rewriter, loc);
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, result, to.getElementType()));
+    return success();
+  }
+
+  const LdsPlan &plan;
+};
+
+template <typename SourceOp, typename FloatOp, typename IntOp>
+struct BinaryLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    VectorType type = convertToVector(this->getTypeConverter(), op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    Value rhs = adaptor.getRhs();
+    if (!isa<VectorType>(rhs.getType()))
+      rhs = vector::BroadcastOp::create(rewriter, op.getLoc(), type, rhs);
+    if (isa<FloatType>(type.getElementType()))
+      rewriter.replaceOpWithNewOp<FloatOp>(op, adaptor.getLhs(), rhs);
+    else
+      rewriter.replaceOpWithNewOp<IntOp>(op, adaptor.getLhs(), rhs);
+    return success();
+  }
+};
+
+template <typename SourceOp, typename TargetOp>
+struct UnaryLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!convertToVector(this->getTypeConverter(), op.getType()))
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    rewriter.replaceOpWithNewOp<TargetOp>(op, adaptor.getSource());
+    return success();
+  }
+};
+
+struct ReluLowering : public OpConversionPattern<ReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    VectorType type = convertToVector(getTypeConverter(), op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    rewriter.replaceOpWithNewOp<arith::MaxNumFOp>(
+        op, adaptor.getSource(), zeroOf(rewriter, op.getLoc(), type));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Matrix multiply
+//===----------------------------------------------------------------------===//
+
+/// The base blocks of one MFMA operand inside its register tile.
+struct OperandBlocks {
+  int64_t blocksPerRow; ///< Base blocks along the tile's columns.
+  int64_t perBlock;     ///< Elements per lane per block.
+  bool transposed;      ///< Block coordinates are (k, outer), not (outer, k).
+
+  int64_t slot(int64_t outer, int64_t kk) const {
+    int64_t block =
+        transposed ? kk * blocksPerRow + outer : outer * blocksPerRow + kk;
+    return block * perBlock;
+  }
+};
+
+OperandBlocks operandBlocks(RegisterTileType tile, MfmaOperand role,
+                            MfmaShapeAttr shape, bool transposed) {
+  FragmentLayout layout = *FragmentLayout::get(MfmaLayoutAttr::get(
+      tile.getContext(), role, shape.getM(), shape.getN(), shape.getK()));
+  return {tile.getCols() / layout.getBaseCols(), layout.getElementsPerBlock(),
+          transposed};
+}
+
+/// D = C + op(A) op(B) as a grid of MFMAs: for every (M, N) block of the
+/// accumulator, a chain over the K blocks.
+struct MmaLowering : public OpConversionPattern<MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MfmaShapeAttr shape = op.getInstrAttr();
+    if (!shape)
+      return rewriter.notifyMatchFailure(op, "no MFMA chosen");
+    Location loc = op.getLoc();
+    MmaForm form = op.getForm();
+    bool aTransposed = form == MmaForm::AtB || form == MmaForm::AtBt;
+    bool bTransposed = form == MmaForm::ABt || form == MmaForm::AtBt;
+    RegisterTileType aType = op.getA().getType(), bType = op.getB().getType();
+    OperandBlocks a = operandBlocks(aType, getRequiredMfmaOperand(form, true),
+                                    shape, aTransposed);
+    // B's blocks are (k, n) unless B is stored N x K.
+    OperandBlocks b = operandBlocks(bType, getRequiredMfmaOperand(form, false),
+                                    shape, !bTransposed);
+    OperandBlocks c =
+        operandBlocks(op.getAcc().getType(), MfmaOperand::Acc, shape, false);
+    int64_t mBlocks = op.getM() / shape.getM();
+    int64_t nBlocks = op.getN() / shape.getN();
+    int64_t kBlocks = op.getK() / shape.getK();
+
+    const ChipInfo *chip = lookupTargetChip(op);
+    const MfmaInstr *instr = nullptr;
+    if (chip)
+      for (const MfmaInstr *candidate : getMfmaCandidates(
+               *chip, aType.getElementType(), bType.getElementType()))
+        if (candidate->m == shape.getM() && candidate->n == shape.getN() &&
+            candidate->k == shape.getK())
+          instr = candidate;
+    if (!instr)
+      return rewriter.notifyMatchFailure(op, "MFMA not on the target chip");
+
+    Value accAll = adaptor.getAcc();
+    Value aAll = adaptor.getA(), bAll = adaptor.getB();
+    for (int64_t mi = 0; mi < mBlocks; ++mi)
+      for (int64_t nj = 0; nj < nBlocks; ++nj) {
+        int64_t cSlot = c.slot(mi, nj);
+        Value acc = extractAt(rewriter, loc, accAll, cSlot, c.perBlock);
+        for (int64_t kk = 0; kk < kBlocks; ++kk) {
+          Value av = extractAt(rewriter, loc, aAll, a.slot(mi, kk), a.perBlock);
+          Value bv = extractAt(rewriter, loc, bAll, b.slot(nj, kk), b.perBlock);
+          acc = emitMfma(rewriter, loc, *instr, av, bv, acc);
+        }
+        accAll = insertAt(rewriter, loc, acc, accAll, cSlot);
+      }
+    rewriter.replaceOp(op, accAll);
+    return success();
+  }
+
+  static Value emitMfma(OpBuilder &b, Location loc, const MfmaInstr &instr,
+                        Value av, Value bv, Value acc) {
+    if (!instr.scaled)
+      return amdgpu::MFMAOp::create(b, loc, acc.getType(), instr.m, instr.n,
+                                    instr.k, /*blocks=*/1, av, bv, acc);
+    // Unit scales: an E8M0 exponent of 127 is 2^0.
+    Type e8m0 = b.getType<Float8E8M0FNUType>();
+    Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(e8m0, 1.0));
+    return amdgpu::ScaledMFMAOp::create(b, loc, acc.getType(), instr.m, instr.n,
+                                        instr.k, av, bv, acc, one, one,
+                                        /*scalesIdxA=*/0,
+                                        /*scalesIdxB=*/0);
+  }
+};
+
+} // namespace
+
+void lowering::populateComputePatterns(HKTypeConverter &converter,
+                                       RewritePatternSet &patterns,
+                                       const LdsPlan &plan) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ConvertLayoutLowering>(converter, ctx, plan);
+  patterns.add<ZeroLowering, FillLowering, ConvertLowering, ReluLowering,
+               MmaLowering>(converter, ctx);
+  patterns.add<BinaryLowering<AddOp, arith::AddFOp, arith::AddIOp>,
+               BinaryLowering<SubOp, arith::SubFOp, arith::SubIOp>,
+               BinaryLowering<MulOp, arith::MulFOp, arith::MulIOp>,
+               BinaryLowering<DivOp, arith::DivFOp, arith::DivSIOp>,
+               BinaryLowering<MaxOp, arith::MaxNumFOp, arith::MaxSIOp>,
+               BinaryLowering<MinOp, arith::MinNumFOp, arith::MinSIOp>>(
+      converter, ctx);
+  patterns.add<
+      UnaryLowering<Exp2Op, math::Exp2Op>, UnaryLowering<ExpOp, math::ExpOp>,
+      UnaryLowering<LogOp, math::LogOp>, UnaryLowering<Log2Op, math::Log2Op>,
+      UnaryLowering<AbsOp, math::AbsFOp>, UnaryLowering<NegOp, arith::NegFOp>,
+      UnaryLowering<SqrtOp, math::SqrtOp>,
+      UnaryLowering<RsqrtOp, math::RsqrtOp>>(converter, ctx);
+}

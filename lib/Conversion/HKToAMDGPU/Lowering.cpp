@@ -1,0 +1,392 @@
+//===- Lowering.cpp - Shared pieces of the hk to AMDGPU lowering ----------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace hk;
+using namespace hk::lowering;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+HKTypeConverter::HKTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](RegisterTileType type) -> Type {
+    if (!FragmentLayout::get(type.getLayout()))
+      return Type();
+    return VectorType::get({type.getNumElements() / 64}, type.getElementType());
+  });
+  auto ldsPointer = [](Type type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), /*addressSpace=*/3);
+  };
+  addConversion([=](SharedTileType type) { return ldsPointer(type); });
+  addConversion([](TokenType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
+  addConversion([=](SharedVectorType type) { return ldsPointer(type); });
+}
+
+Type lowering::getMemoryElementType(Type type) {
+  if (isFnuzFp8(type) || isOcpFp8(type))
+    return IntegerType::get(type.getContext(), 8);
+  return type;
+}
+
+int64_t lowering::getElementBytes(Type type) {
+  return getElementBits(type) / 8;
+}
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+static int64_t getTileBytes(RegisterTileType type) {
+  return type.getNumElements() * getElementBytes(type.getElementType());
+}
+
+bool lowering::conversionMovesData(ConvertLayoutOp op) {
+  auto from = dyn_cast<RegisterTileType>(op.getSource().getType());
+  auto to = dyn_cast<RegisterTileType>(op.getType());
+  return from && to &&
+         !layoutsEquivalent(from.getLayout(), to.getLayout(), from.getRows(),
+                            from.getCols());
+}
+
+static std::string ldsGlobalName(StringRef kernel) {
+  return (kernel + "__lds").str();
+}
+
+LogicalResult lowering::planLds(ModuleOp module, LdsPlan &plan) {
+  OpBuilder builder(module.getBodyRegion());
+  for (KernelOp kernel : module.getOps<KernelOp>()) {
+    KernelLds lds;
+    kernel.walk([&](AllocOp alloc) {
+      lds.bytes = llvm::alignTo(lds.bytes, 16);
+      plan.allocOffsets[alloc] = lds.bytes;
+      Type type = alloc.getType();
+      if (auto tile = dyn_cast<SharedTileType>(type))
+        lds.bytes += tile.getSizeInBytes();
+      else
+        lds.bytes += cast<SharedVectorType>(type).getSizeInBytes();
+    });
+    kernel.walk([&](ConvertLayoutOp op) {
+      if (conversionMovesData(op))
+        lds.scratchPerWave = std::max(
+            lds.scratchPerWave,
+            getTileBytes(cast<RegisterTileType>(op.getSource().getType())));
+    });
+    if (lds.scratchPerWave) {
+      lds.scratchPerWave = llvm::alignTo(lds.scratchPerWave, 16);
+      lds.scratchOffset = llvm::alignTo(lds.bytes, 16);
+      lds.bytes = lds.scratchOffset + lds.scratchPerWave * kernel.getWaves();
+    }
+    const ChipInfo *chip = lookupTargetChip(kernel);
+    if (chip && lds.bytes > chip->ldsBytesPerWorkgroup)
+      return kernel.emitOpError()
+             << "needs " << lds.bytes << " bytes of LDS including "
+             << lds.scratchPerWave * kernel.getWaves()
+             << " bytes of scratch for layout conversions, but " << chip->name
+             << " has " << chip->ldsBytesPerWorkgroup;
+    if (lds.bytes) {
+      builder.setInsertionPoint(kernel);
+      auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), lds.bytes);
+      LLVM::GlobalOp::create(builder, kernel.getLoc(), arrayType,
+                             /*isConstant=*/false, LLVM::Linkage::Internal,
+                             ldsGlobalName(kernel.getSymName()), Attribute(),
+                             /*alignment=*/16, /*addrSpace=*/3);
+    }
+    plan.kernels[kernel.getSymName()] = lds;
+  }
+  return success();
+}
+
+StringRef lowering::getKernelName(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp()) {
+    if (auto kernel = dyn_cast<KernelOp>(cur))
+      return kernel.getSymName();
+    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(cur))
+      return func.getSymName();
+  }
+  return "";
+}
+
+Value lowering::getLdsPointer(OpBuilder &b, Location loc, Operation *op,
+                              Value offset) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType,
+                                         ldsGlobalName(getKernelName(op)));
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value lowering::constI32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+Value lowering::toI32(OpBuilder &b, Location loc, Value index) {
+  if (index.getType().isInteger(32))
+    return index;
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+}
+
+Value lowering::addI32(OpBuilder &b, Location loc, Value lhs, int64_t rhs) {
+  if (rhs == 0)
+    return lhs;
+  return arith::AddIOp::create(b, loc, lhs, constI32(b, loc, rhs));
+}
+
+Value lowering::mulI32(OpBuilder &b, Location loc, Value lhs, int64_t rhs) {
+  if (rhs == 1)
+    return lhs;
+  return arith::MulIOp::create(b, loc, lhs, constI32(b, loc, rhs));
+}
+
+Value lowering::ult(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lhs, rhs);
+}
+
+Value lowering::ule(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, lhs, rhs);
+}
+
+Value lowering::andAll(OpBuilder &b, Location loc, ArrayRef<Value> conditions) {
+  Value result = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (Value condition : conditions)
+    result = arith::AndIOp::create(b, loc, result, condition);
+  return result;
+}
+
+Value lowering::zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+Value lowering::threadId(OpBuilder &b, Location loc) {
+  return ROCDL::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+Value lowering::laneId(OpBuilder &b, Location loc) {
+  return arith::AndIOp::create(b, loc, threadId(b, loc), constI32(b, loc, 63));
+}
+
+Value lowering::waveId(OpBuilder &b, Location loc) {
+  Value wave =
+      arith::ShRUIOp::create(b, loc, threadId(b, loc), constI32(b, loc, 6));
+  return ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(), wave);
+}
+
+Value lowering::indexFromI32(OpBuilder &b, Location loc, Value value) {
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
+}
+
+void lowering::waveBarrier(OpBuilder &b, Location loc) {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acq_rel, "wavefront");
+}
+
+Value lowering::convertElements(OpBuilder &b, Location loc, Value value,
+                                Type toElem) {
+  Type type = value.getType();
+  auto vecType = dyn_cast<VectorType>(type);
+  Type fromElem = vecType ? vecType.getElementType() : type;
+  if (fromElem == toElem)
+    return value;
+  auto withElem = [&](Type elem) -> Type {
+    return vecType ? Type(VectorType::get(vecType.getShape(), elem)) : elem;
+  };
+  unsigned fromBits = getElementBits(fromElem), toBits = getElementBits(toElem);
+  if (isa<IntegerType>(fromElem) != isa<IntegerType>(toElem) &&
+      fromBits == toBits)
+    return arith::BitcastOp::create(b, loc, withElem(toElem), value);
+  if (isa<FloatType>(fromElem) && isa<FloatType>(toElem)) {
+    if (fromBits < toBits)
+      return arith::ExtFOp::create(b, loc, withElem(toElem), value);
+    // Same-width float formats (f16 <-> bf16, fp8 <-> fp8) go through f32.
+    if (fromBits == toBits)
+      value = arith::ExtFOp::create(b, loc, withElem(b.getF32Type()), value);
+    return arith::TruncFOp::create(b, loc, withElem(toElem), value);
+  }
+  if (fromBits < toBits)
+    return arith::ExtSIOp::create(b, loc, withElem(toElem), value);
+  return arith::TruncIOp::create(b, loc, withElem(toElem), value);
+}
+
+Value lowering::insertAt(OpBuilder &b, Location loc, Value part, Value into,
+                         int64_t slot) {
+  if (!isa<VectorType>(part.getType()))
+    return vector::InsertOp::create(b, loc, part, into, slot);
+  return vector::InsertStridedSliceOp::create(
+      b, loc, part, into, ArrayRef<int64_t>{slot}, ArrayRef<int64_t>{1});
+}
+
+Value lowering::extractAt(OpBuilder &b, Location loc, Value from, int64_t slot,
+                          int64_t width) {
+  if (width == 1)
+    return vector::ExtractOp::create(b, loc, from, slot);
+  return vector::ExtractStridedSliceOp::create(
+      b, loc, from, ArrayRef<int64_t>{slot}, ArrayRef<int64_t>{width},
+      ArrayRef<int64_t>{1});
+}
+
+//===----------------------------------------------------------------------===//
+// Lanes and accesses
+//===----------------------------------------------------------------------===//
+
+LanePlacement lowering::placeLane(OpBuilder &b, Location loc,
+                                  const FragmentLayout &layout) {
+  Value lane = laneId(b, loc);
+  Value period = constI32(b, loc, layout.getPeriod());
+  Value p = arith::RemUIOp::create(b, loc, lane, period);
+  Value q = arith::DivUIOp::create(b, loc, lane, period);
+  FragmentLayout::LaneTerms terms = layout.getLaneTerms();
+  auto combine = [&](int64_t perP, int64_t perQ) {
+    return arith::AddIOp::create(b, loc, mulI32(b, loc, p, perP),
+                                 mulI32(b, loc, q, perQ));
+  };
+  return {combine(terms.rowPerP, terms.rowPerQ),
+          combine(terms.colPerP, terms.colPerQ)};
+}
+
+SmallVector<AccessUnit>
+lowering::enumerateAccesses(const FragmentLayout &layout, int64_t rows,
+                            int64_t cols, int64_t elementBytes,
+                            int64_t maxWidth, int64_t maxBytes) {
+  int64_t width = std::min({layout.getColumnRun(), maxWidth,
+                            std::max<int64_t>(1, maxBytes / elementBytes)});
+  width = std::max<int64_t>(width, 1);
+  int64_t perBlock = layout.getElementsPerBlock();
+  int64_t blocksPerRow = cols / layout.getBaseCols();
+  SmallVector<AccessUnit> units;
+  for (int64_t br = 0; br < rows / layout.getBaseRows(); ++br)
+    for (int64_t bc = 0; bc < blocksPerRow; ++bc)
+      for (int64_t s = 0; s < perBlock; s += width) {
+        auto [slotRow, slotCol] = layout.getSlotOffset(s);
+        units.push_back({(br * blocksPerRow + bc) * perBlock + s,
+                         br * layout.getBaseRows() + slotRow,
+                         bc * layout.getBaseCols() + slotCol, width});
+      }
+  return units;
+}
+
+//===----------------------------------------------------------------------===//
+// Global views
+//===----------------------------------------------------------------------===//
+
+FailureOr<ViewABI> lowering::getViewABI(OpBuilder &b, Location loc,
+                                        Value view) {
+  auto cast = view.getDefiningOp<UnrealizedConversionCastOp>();
+  if (!cast)
+    return failure();
+  ViewABI abi;
+  abi.type = llvm::cast<GlobalViewType>(view.getType());
+  ValueRange inputs = cast.getInputs();
+  abi.ptr = inputs.front();
+  size_t next = 1;
+  for (int64_t dim : abi.type.getShape()) {
+    if (ShapedType::isDynamic(dim))
+      abi.sizes.push_back(inputs[next++]);
+    else
+      abi.sizes.push_back(constI32(b, loc, dim));
+  }
+  for (int64_t d = 0; d + 1 < abi.type.getRank(); ++d)
+    abi.strides.push_back(inputs[next++]);
+  abi.strides.push_back(constI32(b, loc, 1));
+  return abi;
+}
+
+TileOrigin lowering::locateTile(OpBuilder &b, Location loc, const ViewABI &view,
+                                ValueRange indices, int64_t tileRows,
+                                int64_t tileCols) {
+  int64_t rank = view.type.getRank();
+  TileOrigin origin;
+  SmallVector<Value> idx;
+  for (Value index : indices)
+    idx.push_back(toI32(b, loc, index));
+  origin.rowBase = mulI32(b, loc, idx[rank - 2], tileRows);
+  origin.colBase = mulI32(b, loc, idx[rank - 1], tileCols);
+  origin.rows = view.sizes[rank - 2];
+  origin.cols = view.sizes[rank - 1];
+  origin.rowStride = view.strides[rank - 2];
+  Value offset = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, origin.rowBase, origin.rowStride),
+      origin.colBase);
+  SmallVector<Value> outerChecks;
+  for (int64_t d = 0; d + 2 < rank; ++d) {
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, idx[d], view.strides[d]));
+    outerChecks.push_back(ult(b, loc, idx[d], view.sizes[d]));
+  }
+  origin.offset = offset;
+  origin.outerValid = andAll(b, loc, outerChecks);
+  return origin;
+}
+
+Value TileOrigin::isInside(OpBuilder &b, Location loc, int64_t tileRows,
+                           int64_t tileCols, int64_t width) const {
+  SmallVector<Value> checks = {
+      outerValid, ule(b, loc, addI32(b, loc, rowBase, tileRows), rows),
+      ule(b, loc, addI32(b, loc, colBase, tileCols), cols)};
+  if (width > 1) {
+    Value rem =
+        arith::RemUIOp::create(b, loc, rowStride, constI32(b, loc, width));
+    checks.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           rem, constI32(b, loc, 0)));
+  }
+  return andAll(b, loc, checks);
+}
+
+Value TileOrigin::contains(OpBuilder &b, Location loc, Value row,
+                           Value col) const {
+  return andAll(b, loc,
+                {outerValid, ult(b, loc, row, rows), ult(b, loc, col, cols)});
+}
+
+Value lowering::elementPointer(OpBuilder &b, Location loc, Value ptr,
+                               Type memElem, Value offset) {
+  return LLVM::GEPOp::create(b, loc, ptr.getType(), memElem, ptr,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+//===----------------------------------------------------------------------===//
+// Shared tiles
+//===----------------------------------------------------------------------===//
+
+Value lowering::sharedElementOffset(OpBuilder &b, Location loc,
+                                    SharedTileType type, Value row, Value col) {
+  Value swizzled = col;
+  auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
+  if (swizzle && !swizzle.isIdentity()) {
+    unsigned vecLog = llvm::Log2_32(swizzle.getVec());
+    unsigned perPhaseLog = llvm::Log2_32(swizzle.getPerPhase());
+    Value group = arith::ShRUIOp::create(b, loc, col, constI32(b, loc, vecLog));
+    Value within = arith::AndIOp::create(
+        b, loc, col, constI32(b, loc, swizzle.getVec() - 1));
+    Value phase = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, row, constI32(b, loc, perPhaseLog)),
+        constI32(b, loc, swizzle.getMaxPhase() - 1));
+    Value permuted = arith::XOrIOp::create(b, loc, group, phase);
+    swizzled = arith::OrIOp::create(
+        b, loc,
+        arith::ShLIOp::create(b, loc, permuted, constI32(b, loc, vecLog)),
+        within);
+  }
+  return arith::AddIOp::create(b, loc, mulI32(b, loc, row, type.getCols()),
+                               swizzled);
+}
+
+int64_t lowering::sharedContiguousElements(SharedTileType type) {
+  auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
+  if (!swizzle || swizzle.isIdentity())
+    return type.getCols();
+  return swizzle.getVec();
+}

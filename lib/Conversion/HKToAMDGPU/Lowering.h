@@ -1,0 +1,208 @@
+//===- Lowering.h - Shared pieces of the hk to AMDGPU lowering ----*- C++
+//-*-===//
+//
+// Private to lib/Conversion/HKToAMDGPU: the type converter, the builders the
+// patterns share, and how each group of patterns is registered.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_LIB_CONVERSION_HKTOAMDGPU_LOWERING_H
+#define HK_LIB_CONVERSION_HKTOAMDGPU_LOWERING_H
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/Layouts.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace hk::lowering {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// Register tiles become `vector<(R*C/64) x T>` (each lane's elements in
+/// layout order); shared tiles and vectors become LDS pointers.
+class HKTypeConverter : public mlir::TypeConverter {
+public:
+  HKTypeConverter();
+};
+
+/// The LLVM dialect has no fp8 types: memory holds them as bytes.
+mlir::Type getMemoryElementType(mlir::Type type);
+int64_t getElementBytes(mlir::Type type);
+
+//===----------------------------------------------------------------------===//
+// Where each kernel's LDS lives
+//===----------------------------------------------------------------------===//
+
+/// LDS placement decided before conversion: one `addrspace(3)` global per
+/// kernel (`<kernel>__lds`), a byte offset for every hk.alloc, and a
+/// per-wave scratch area that layout conversions move data through.
+struct KernelLds {
+  int64_t bytes = 0;
+  int64_t scratchOffset = 0;
+  int64_t scratchPerWave = 0;
+};
+
+struct LdsPlan {
+  llvm::DenseMap<mlir::Operation *, int64_t> allocOffsets;
+  llvm::StringMap<KernelLds> kernels;
+};
+
+/// Plans the LDS of every kernel in `module` and creates the globals.
+mlir::LogicalResult planLds(mlir::ModuleOp module, LdsPlan &plan);
+
+/// Name of the kernel `op` belongs to (before or after its lowering).
+llvm::StringRef getKernelName(mlir::Operation *op);
+
+/// Pointer to byte `offset` of the LDS of `op`'s kernel.
+mlir::Value getLdsPointer(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Operation *op, mlir::Value offset);
+
+/// True when converting between the layouts moves data between lanes.
+bool conversionMovesData(ConvertLayoutOp op);
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+mlir::Value constI32(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+mlir::Value toI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index);
+mlir::Value addI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                   int64_t rhs);
+mlir::Value mulI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                   int64_t rhs);
+mlir::Value ult(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                mlir::Value rhs);
+mlir::Value ule(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lhs,
+                mlir::Value rhs);
+mlir::Value andAll(mlir::OpBuilder &b, mlir::Location loc,
+                   llvm::ArrayRef<mlir::Value> conditions);
+mlir::Value zeroOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);
+mlir::Value threadId(mlir::OpBuilder &b, mlir::Location loc);
+/// Lane in the wave (blocks are 1-D and a whole number of waves).
+mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc);
+/// Wave in the block, uniform (in a scalar register).
+mlir::Value waveId(mlir::OpBuilder &b, mlir::Location loc);
+mlir::Value indexFromI32(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value value);
+/// Keeps the compiler from moving memory operations across this point, so
+/// lanes of one wave can exchange data through LDS.
+void waveBarrier(mlir::OpBuilder &b, mlir::Location loc);
+
+/// Converts a scalar or vector between element types (float widths, fp8
+/// formats, integer widths); fp8 arrives from memory as bytes.
+mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value, mlir::Type toElem);
+
+/// `vector.insert`/`insert_strided_slice` of `part` (scalar or vector) at
+/// `slot`.
+mlir::Value insertAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value part,
+                     mlir::Value into, int64_t slot);
+/// The inverse: `width` elements from `slot` (a scalar when width is 1).
+mlir::Value extractAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value from,
+                      int64_t slot, int64_t width);
+
+//===----------------------------------------------------------------------===//
+// Lanes and accesses
+//===----------------------------------------------------------------------===//
+
+/// The lane-dependent row and column of a lane's elements in a tile.
+struct LanePlacement {
+  mlir::Value row, col;
+};
+LanePlacement placeLane(mlir::OpBuilder &b, mlir::Location loc,
+                        const FragmentLayout &layout);
+
+/// One memory access of a lane: `width` consecutive columns of one row,
+/// at `slot` onwards in the lane's vector.
+struct AccessUnit {
+  int64_t slot;
+  int64_t row, col;
+  int64_t width;
+};
+
+/// Splits a tile into the accesses of one lane; each is at most
+/// `maxBytes` and at most `maxWidth` elements.
+llvm::SmallVector<AccessUnit> enumerateAccesses(const FragmentLayout &layout,
+                                                int64_t rows, int64_t cols,
+                                                int64_t elementBytes,
+                                                int64_t maxWidth = 64,
+                                                int64_t maxBytes = 16);
+
+//===----------------------------------------------------------------------===//
+// Global views
+//===----------------------------------------------------------------------===//
+
+/// The ABI values of one global view (i32 sizes and strides for every
+/// dimension; the innermost stride is the constant 1).
+struct ViewABI {
+  GlobalViewType type;
+  mlir::Value ptr;
+  llvm::SmallVector<mlir::Value, 4> sizes;
+  llvm::SmallVector<mlir::Value, 4> strides;
+};
+
+/// The kernel lowering replaces every !hk.gl argument by an unrealized cast
+/// of its ABI values; accesses read them back from that cast.
+mlir::FailureOr<ViewABI> getViewABI(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value view);
+
+/// Where a tile starts inside a view, and whether it lies inside.
+struct TileOrigin {
+  mlir::Value offset;     ///< Element offset of the tile's (0, 0).
+  mlir::Value rowBase;    ///< Matrix row of the tile's first row.
+  mlir::Value colBase;    ///< Matrix column of the tile's first column.
+  mlir::Value rows, cols; ///< Matrix extent of the last two dimensions.
+  mlir::Value rowStride;  ///< Elements between rows.
+  mlir::Value outerValid; ///< Every outer index is inside the view.
+
+  /// True when the whole rows x cols tile is inside the view and every row
+  /// starts on a multiple of `width` elements.
+  mlir::Value isInside(mlir::OpBuilder &b, mlir::Location loc, int64_t rows,
+                       int64_t cols, int64_t width) const;
+  /// True when the element at (row, col) of the matrix is inside.
+  mlir::Value contains(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
+                       mlir::Value col) const;
+};
+
+TileOrigin locateTile(mlir::OpBuilder &b, mlir::Location loc,
+                      const ViewABI &view, mlir::ValueRange indices,
+                      int64_t tileRows, int64_t tileCols);
+
+mlir::Value elementPointer(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value ptr, mlir::Type memElem,
+                           mlir::Value offset);
+
+//===----------------------------------------------------------------------===//
+// Shared tiles
+//===----------------------------------------------------------------------===//
+
+/// Element offset of (row, col) in a shared tile, after its swizzle.
+mlir::Value sharedElementOffset(mlir::OpBuilder &b, mlir::Location loc,
+                                SharedTileType type, mlir::Value row,
+                                mlir::Value col);
+
+/// Elements that stay contiguous under the tile's swizzle.
+int64_t sharedContiguousElements(SharedTileType type);
+
+//===----------------------------------------------------------------------===//
+// Pattern groups
+//===----------------------------------------------------------------------===//
+
+void populateKernelPatterns(HKTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            const LdsPlan &plan);
+void populateMemoryPatterns(HKTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            const LdsPlan &plan);
+void populateComputePatterns(HKTypeConverter &converter,
+                             mlir::RewritePatternSet &patterns,
+                             const LdsPlan &plan);
+
+} // namespace hk::lowering
+
+#endif // HK_LIB_CONVERSION_HKTOAMDGPU_LOWERING_H

@@ -1,0 +1,594 @@
+//===- MemoryToAMDGPU.cpp - hk memory ops to LLVM loads and stores --------===//
+//
+// Register tiles move to and from global memory and LDS one lane-vector
+// access at a time, in the order their layout gives. Group copies between
+// global memory and LDS are spread over every lane of the block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace hk;
+using namespace hk::lowering;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Global <-> register tiles
+//===----------------------------------------------------------------------===//
+
+/// Everything one global tile access needs, computed once per op.
+struct GlobalTileAccess {
+  GlobalTileAccess(ViewABI view, FragmentLayout layout)
+      : view(std::move(view)), layout(layout) {}
+
+  ViewABI view;
+  TileOrigin origin;
+  FragmentLayout layout;
+  Type memElem;
+  int64_t rows = 0, cols = 0;
+  Value laneOffset; ///< Offset of the lane's (0, 0) element.
+  Value laneRow;    ///< Matrix row of the lane's (0, 0) element.
+  Value laneCol;    ///< Matrix column of the lane's (0, 0) element.
+  SmallVector<AccessUnit> units;
+
+  Value isWholeTileInside(OpBuilder &b, Location loc) const {
+    return origin.isInside(b, loc, rows, cols,
+                           units.empty() ? 1 : units.front().width);
+  }
+
+  /// Offset of the lane's element at (row, col) past its (0, 0) element.
+  Value offsetOf(OpBuilder &b, Location loc, int64_t row, int64_t col) const {
+    Value offset = laneOffset;
+    if (row != 0)
+      offset =
+          arith::AddIOp::create(b, loc, offset,
+                                arith::MulIOp::create(b, loc, origin.rowStride,
+                                                      constI32(b, loc, row)));
+    return addI32(b, loc, offset, col);
+  }
+
+  Value isInside(OpBuilder &b, Location loc, int64_t row, int64_t col) const {
+    return origin.contains(b, loc, addI32(b, loc, laneRow, row),
+                           addI32(b, loc, laneCol, col));
+  }
+};
+
+FailureOr<GlobalTileAccess> prepareGlobalAccess(OpBuilder &b, Location loc,
+                                                Value view, ValueRange indices,
+                                                RegisterTileType tile) {
+  FailureOr<ViewABI> abi = getViewABI(b, loc, view);
+  if (failed(abi))
+    return failure();
+  GlobalTileAccess access(*abi, *FragmentLayout::get(tile.getLayout()));
+  access.memElem = getMemoryElementType(abi->type.getElementType());
+  access.rows = tile.getRows();
+  access.cols = tile.getCols();
+  access.origin =
+      locateTile(b, loc, access.view, indices, tile.getRows(), tile.getCols());
+  LanePlacement lane = placeLane(b, loc, access.layout);
+  access.laneRow =
+      arith::AddIOp::create(b, loc, access.origin.rowBase, lane.row);
+  access.laneCol =
+      arith::AddIOp::create(b, loc, access.origin.colBase, lane.col);
+  Value laneOffset = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, lane.row, access.origin.rowStride),
+      lane.col);
+  access.laneOffset =
+      arith::AddIOp::create(b, loc, access.origin.offset, laneOffset);
+  access.units =
+      enumerateAccesses(access.layout, tile.getRows(), tile.getCols(),
+                        getElementBytes(access.memElem));
+  return access;
+}
+
+/// Loads a lane's elements: vector accesses when the tile is inside the
+/// view, masked element accesses (zeros outside) otherwise.
+Value emitGlobalTileLoad(OpBuilder &b, Location loc,
+                         const GlobalTileAccess &access, int64_t perLane) {
+  auto vecType = VectorType::get({perLane}, access.memElem);
+  int64_t bytes = getElementBytes(access.memElem);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{vecType},
+                                access.isWholeTileInside(b, loc),
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value result = zeroOf(b, loc, vecType);
+    for (const AccessUnit &unit : access.units) {
+      Value ptr = elementPointer(b, loc, access.view.ptr, access.memElem,
+                                 access.offsetOf(b, loc, unit.row, unit.col));
+      Type type = unit.width == 1
+                      ? access.memElem
+                      : Type(VectorType::get({unit.width}, access.memElem));
+      Value v = LLVM::LoadOp::create(b, loc, type, ptr, bytes * unit.width);
+      result = insertAt(b, loc, v, result, unit.slot);
+    }
+    scf::YieldOp::create(b, loc, result);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    Value result = zeroOf(b, loc, vecType);
+    for (const AccessUnit &unit : access.units)
+      for (int64_t e = 0; e < unit.width; ++e) {
+        auto load =
+            scf::IfOp::create(b, loc, TypeRange{access.memElem},
+                              access.isInside(b, loc, unit.row, unit.col + e),
+                              /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(load.thenBlock());
+        Value ptr =
+            elementPointer(b, loc, access.view.ptr, access.memElem,
+                           access.offsetOf(b, loc, unit.row, unit.col + e));
+        scf::YieldOp::create(b, loc,
+                             ValueRange{LLVM::LoadOp::create(
+                                 b, loc, access.memElem, ptr, bytes)});
+        b.setInsertionPointToStart(load.elseBlock());
+        scf::YieldOp::create(b, loc,
+                             ValueRange{zeroOf(b, loc, access.memElem)});
+        b.setInsertionPointAfter(load);
+        result = vector::InsertOp::create(b, loc, load.getResult(0), result,
+                                          unit.slot + e);
+      }
+    scf::YieldOp::create(b, loc, result);
+  }
+  return ifOp.getResult(0);
+}
+
+/// Stores a lane's elements (in memory element type); elements outside the
+/// view are not written.
+void emitGlobalTileStore(OpBuilder &b, Location loc,
+                         const GlobalTileAccess &access, Value values) {
+  int64_t bytes = getElementBytes(access.memElem);
+  auto ifOp =
+      scf::IfOp::create(b, loc, TypeRange{}, access.isWholeTileInside(b, loc),
+                        /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (const AccessUnit &unit : access.units) {
+      Value ptr = elementPointer(b, loc, access.view.ptr, access.memElem,
+                                 access.offsetOf(b, loc, unit.row, unit.col));
+      LLVM::StoreOp::create(b, loc,
+                            extractAt(b, loc, values, unit.slot, unit.width),
+                            ptr, bytes * unit.width);
+    }
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    for (const AccessUnit &unit : access.units)
+      for (int64_t e = 0; e < unit.width; ++e) {
+        auto store =
+            scf::IfOp::create(b, loc, TypeRange{},
+                              access.isInside(b, loc, unit.row, unit.col + e),
+                              /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(store.thenBlock());
+        Value ptr =
+            elementPointer(b, loc, access.view.ptr, access.memElem,
+                           access.offsetOf(b, loc, unit.row, unit.col + e));
+        LLVM::StoreOp::create(
+            b, loc, vector::ExtractOp::create(b, loc, values, unit.slot + e),
+            ptr, bytes);
+      }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Shared <-> register tiles
+//===----------------------------------------------------------------------===//
+
+/// A lane's accesses to a register-tile-sized region of a shared tile.
+struct SharedTileAccess {
+  SharedTileType shared;
+  Value base;      ///< LDS pointer of the shared tile.
+  Value rowOrigin; ///< Row of the register tile inside the shared tile.
+  Value colOrigin; ///< Column of the register tile inside the shared tile.
+  LanePlacement lane;
+  Type memElem;
+  SmallVector<AccessUnit> units;
+
+  Value pointerOf(OpBuilder &b, Location loc, const AccessUnit &unit,
+                  int64_t extraCol = 0) const {
+    Value row = addI32(
+        b, loc, arith::AddIOp::create(b, loc, rowOrigin, lane.row), unit.row);
+    Value col =
+        addI32(b, loc, arith::AddIOp::create(b, loc, colOrigin, lane.col),
+               unit.col + extraCol);
+    return elementPointer(b, loc, base, memElem,
+                          sharedElementOffset(b, loc, shared, row, col));
+  }
+};
+
+SharedTileAccess prepareSharedAccess(OpBuilder &b, Location loc, Value base,
+                                     SharedTileType shared, ValueRange indices,
+                                     RegisterTileType tile) {
+  SharedTileAccess access;
+  access.shared = shared;
+  access.base = base;
+  if (indices.empty()) {
+    access.rowOrigin = constI32(b, loc, 0);
+    access.colOrigin = constI32(b, loc, 0);
+  } else {
+    access.rowOrigin =
+        mulI32(b, loc, toI32(b, loc, indices[0]), tile.getRows());
+    access.colOrigin =
+        mulI32(b, loc, toI32(b, loc, indices[1]), tile.getCols());
+  }
+  FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
+  access.lane = placeLane(b, loc, layout);
+  access.memElem = getMemoryElementType(shared.getElementType());
+  access.units = enumerateAccesses(layout, tile.getRows(), tile.getCols(),
+                                   getElementBytes(access.memElem),
+                                   sharedContiguousElements(shared));
+  return access;
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+struct AllocLowering : public OpConversionPattern<AllocOp> {
+  AllocLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                const LdsPlan &plan)
+      : OpConversionPattern(converter, ctx), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(AllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto it = plan.allocOffsets.find(op);
+    if (it == plan.allocOffsets.end())
+      return rewriter.notifyMatchFailure(op, "allocation was not planned");
+    rewriter.replaceOp(
+        op, getLdsPointer(rewriter, op.getLoc(), op,
+                          constI32(rewriter, op.getLoc(), it->second)));
+    return success();
+  }
+
+  const LdsPlan &plan;
+};
+
+struct LoadLowering : public OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RegisterTileType>(op.getType());
+    if (!tile)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    Location loc = op.getLoc();
+    Value raw;
+    if (isa<GlobalViewType>(op.getSource().getType())) {
+      FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
+          rewriter, loc, adaptor.getSource(), adaptor.getIndices(), tile);
+      if (failed(access))
+        return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+      raw = emitGlobalTileLoad(rewriter, loc, *access,
+                               tile.getNumElements() / 64);
+    } else {
+      auto shared = cast<SharedTileType>(op.getSource().getType());
+      SharedTileAccess access =
+          prepareSharedAccess(rewriter, loc, adaptor.getSource(), shared,
+                              adaptor.getIndices(), tile);
+      int64_t bytes = getElementBytes(access.memElem);
+      raw =
+          zeroOf(rewriter, loc,
+                 VectorType::get({tile.getNumElements() / 64}, access.memElem));
+      for (const AccessUnit &unit : access.units) {
+        Type type = unit.width == 1
+                        ? access.memElem
+                        : Type(VectorType::get({unit.width}, access.memElem));
+        Value v = LLVM::LoadOp::create(rewriter, loc, type,
+                                       access.pointerOf(rewriter, loc, unit),
+                                       bytes * unit.width);
+        raw = insertAt(rewriter, loc, v, raw, unit.slot);
+      }
+    }
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, raw, tile.getElementType()));
+    return success();
+  }
+};
+
+struct StoreLowering : public OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = dyn_cast<RegisterTileType>(op.getValue().getType());
+    if (!tile)
+      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+    Location loc = op.getLoc();
+    Type destElem =
+        isa<GlobalViewType>(op.getDest().getType())
+            ? cast<GlobalViewType>(op.getDest().getType()).getElementType()
+            : cast<SharedTileType>(op.getDest().getType()).getElementType();
+    Value values = convertElements(rewriter, loc, adaptor.getValue(), destElem);
+    values =
+        convertElements(rewriter, loc, values, getMemoryElementType(destElem));
+
+    if (isa<GlobalViewType>(op.getDest().getType())) {
+      FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
+          rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile);
+      if (failed(access))
+        return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+      emitGlobalTileStore(rewriter, loc, *access, values);
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    auto shared = cast<SharedTileType>(op.getDest().getType());
+    SharedTileAccess access = prepareSharedAccess(
+        rewriter, loc, adaptor.getDest(), shared, adaptor.getIndices(), tile);
+    int64_t bytes = getElementBytes(access.memElem);
+    for (const AccessUnit &unit : access.units)
+      LLVM::StoreOp::create(
+          rewriter, loc,
+          extractAt(rewriter, loc, values, unit.slot, unit.width),
+          access.pointerOf(rewriter, loc, unit), bytes * unit.width);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// How the lanes of a block split a rows x cols copy into 16-byte chunks:
+/// lane `t` takes chunks t, t + lanes, t + 2*lanes, ...
+struct GroupCopyPlan {
+  int64_t rows, cols;
+  int64_t chunkElems;   ///< Elements per chunk (16 bytes, or less).
+  int64_t chunksPerRow; ///< cols / chunkElems.
+  int64_t chunks;       ///< Chunks in the tile.
+  int64_t lanes;        ///< Lanes taking part.
+  int64_t rounds;       ///< ceil(chunks / lanes).
+  int64_t pieceElems;   ///< Contiguous elements on the LDS side.
+};
+
+GroupCopyPlan planGroupCopy(SharedTileType shared, int64_t lanes) {
+  GroupCopyPlan plan;
+  plan.rows = shared.getRows();
+  plan.cols = shared.getCols();
+  int64_t bytes =
+      getElementBytes(getMemoryElementType(shared.getElementType()));
+  plan.chunkElems = std::min<int64_t>(16 / bytes, plan.cols);
+  plan.chunksPerRow = plan.cols / plan.chunkElems;
+  plan.chunks = plan.rows * plan.chunksPerRow;
+  plan.lanes = lanes;
+  plan.rounds = (plan.chunks + lanes - 1) / lanes;
+  plan.pieceElems = std::min(plan.chunkElems, sharedContiguousElements(shared));
+  return plan;
+}
+
+/// Emits `body(row, col)` for each chunk the executing lane copies; rows and
+/// columns are the chunk's first element inside the tile. Lanes past the
+/// participating ones, and the tail of the last round, do nothing.
+void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
+                  function_ref<void(Value row, Value col)> body) {
+  Value tid = threadId(b, loc);
+  for (int64_t round = 0; round < plan.rounds; ++round) {
+    Value chunk = addI32(b, loc, tid, round * plan.lanes);
+    Value row = arith::DivUIOp::create(b, loc, chunk,
+                                       constI32(b, loc, plan.chunksPerRow));
+    Value col = mulI32(b, loc,
+                       arith::RemUIOp::create(
+                           b, loc, chunk, constI32(b, loc, plan.chunksPerRow)),
+                       plan.chunkElems);
+    bool partial = (round + 1) * plan.lanes > plan.chunks;
+    if (!partial) {
+      Value inGroup = ult(b, loc, tid, constI32(b, loc, plan.lanes));
+      auto guard = scf::IfOp::create(b, loc, TypeRange{}, inGroup, false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(guard.thenBlock());
+      body(row, col);
+      continue;
+    }
+    Value active = andAll(b, loc,
+                          {ult(b, loc, tid, constI32(b, loc, plan.lanes)),
+                           ult(b, loc, chunk, constI32(b, loc, plan.chunks))});
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, active, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    body(row, col);
+  }
+}
+
+int64_t groupLanes(Operation *op, std::optional<uint32_t> waves) {
+  if (waves)
+    return int64_t(*waves) * 64;
+  return int64_t(op->getParentOfType<KernelOp>()
+                     ? op->getParentOfType<KernelOp>().getWaves()
+                     : 1) *
+         64;
+}
+
+/// Global -> LDS, staged through registers: each lane loads 16-byte chunks
+/// (masked element by element when the tile is not wholly inside the view)
+/// and writes them to their swizzled place.
+struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto shared = cast<SharedTileType>(op.getDest().getType());
+    FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getSource());
+    if (failed(view))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    int64_t lanes = groupLanes(op, op.getWaves());
+    GroupCopyPlan plan = planGroupCopy(shared, lanes);
+    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
+                                   plan.rows, plan.cols);
+    Type memElem = getMemoryElementType(shared.getElementType());
+    int64_t bytes = getElementBytes(memElem);
+    Value ldsBase = adaptor.getDest();
+
+    auto whole = scf::IfOp::create(
+        rewriter, loc, TypeRange{},
+        origin.isInside(rewriter, loc, plan.rows, plan.cols, plan.chunkElems),
+        /*withElseRegion=*/true);
+    auto storePieces = [&](OpBuilder &b, Value row, Value col, Value chunk) {
+      for (int64_t p = 0; p < plan.chunkElems; p += plan.pieceElems) {
+        Value off =
+            sharedElementOffset(b, loc, shared, row, addI32(b, loc, col, p));
+        LLVM::StoreOp::create(b, loc,
+                              extractAt(b, loc, chunk, p, plan.pieceElems),
+                              elementPointer(b, loc, ldsBase, memElem, off),
+                              bytes * plan.pieceElems);
+      }
+    };
+    auto globalOffset = [&](OpBuilder &b, Value row, Value col) {
+      Value rowOff = arith::MulIOp::create(b, loc, row, origin.rowStride);
+      return arith::AddIOp::create(b, loc, origin.offset,
+                                   arith::AddIOp::create(b, loc, rowOff, col));
+    };
+    auto chunkType = VectorType::get({plan.chunkElems}, memElem);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(whole.thenBlock());
+      forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
+        Value ptr = elementPointer(rewriter, loc, view->ptr, memElem,
+                                   globalOffset(rewriter, row, col));
+        Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, ptr,
+                                           bytes * plan.chunkElems);
+        storePieces(rewriter, row, col, chunk);
+      });
+      rewriter.setInsertionPointToStart(whole.elseBlock());
+      forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
+        Value chunk = zeroOf(rewriter, loc, chunkType);
+        for (int64_t e = 0; e < plan.chunkElems; ++e) {
+          Value c = addI32(rewriter, loc, col, e);
+          Value inside = origin.contains(
+              rewriter, loc,
+              arith::AddIOp::create(rewriter, loc, origin.rowBase, row),
+              arith::AddIOp::create(rewriter, loc, origin.colBase, c));
+          auto load = scf::IfOp::create(rewriter, loc, TypeRange{memElem},
+                                        inside, /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard g(rewriter);
+          rewriter.setInsertionPointToStart(load.thenBlock());
+          Value ptr = elementPointer(rewriter, loc, view->ptr, memElem,
+                                     globalOffset(rewriter, row, c));
+          scf::YieldOp::create(rewriter, loc,
+                               ValueRange{LLVM::LoadOp::create(
+                                   rewriter, loc, memElem, ptr, bytes)});
+          rewriter.setInsertionPointToStart(load.elseBlock());
+          scf::YieldOp::create(rewriter, loc,
+                               ValueRange{zeroOf(rewriter, loc, memElem)});
+          rewriter.setInsertionPointAfter(load);
+          chunk = vector::InsertOp::create(rewriter, loc, load.getResult(0),
+                                           chunk, e);
+        }
+        storePieces(rewriter, row, col, chunk);
+      });
+    }
+
+    if (op.getToken()) {
+      // Staged through registers, the copy is complete for this wave once
+      // its LDS writes are; the token carries nothing to count.
+      rewriter.replaceOp(op, constI32(rewriter, loc, 0));
+      return success();
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// LDS -> global: each lane reads 16-byte chunks and stores them, masked
+/// element by element when the tile is not wholly inside the view.
+struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GroupStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto shared = cast<SharedTileType>(op.getSource().getType());
+    FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getDest());
+    if (failed(view))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    GroupCopyPlan plan = planGroupCopy(shared, groupLanes(op, op.getWaves()));
+    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
+                                   plan.rows, plan.cols);
+    Type memElem = getMemoryElementType(shared.getElementType());
+    int64_t bytes = getElementBytes(memElem);
+    Value ldsBase = adaptor.getSource();
+    auto chunkType = VectorType::get({plan.chunkElems}, memElem);
+
+    auto readChunk = [&](OpBuilder &b, Value row, Value col) {
+      Value chunk = zeroOf(b, loc, chunkType);
+      for (int64_t p = 0; p < plan.chunkElems; p += plan.pieceElems) {
+        Value off =
+            sharedElementOffset(b, loc, shared, row, addI32(b, loc, col, p));
+        Type type = plan.pieceElems == 1
+                        ? memElem
+                        : Type(VectorType::get({plan.pieceElems}, memElem));
+        Value piece = LLVM::LoadOp::create(
+            b, loc, type, elementPointer(b, loc, ldsBase, memElem, off),
+            bytes * plan.pieceElems);
+        chunk = insertAt(b, loc, piece, chunk, p);
+      }
+      return chunk;
+    };
+    auto globalPtr = [&](OpBuilder &b, Value row, Value col) {
+      Value off = arith::AddIOp::create(
+          b, loc, origin.offset,
+          arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, row, origin.rowStride),
+              col));
+      return elementPointer(b, loc, view->ptr, memElem, off);
+    };
+
+    auto whole = scf::IfOp::create(
+        rewriter, loc, TypeRange{},
+        origin.isInside(rewriter, loc, plan.rows, plan.cols, plan.chunkElems),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(whole.thenBlock());
+    forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
+      LLVM::StoreOp::create(rewriter, loc, readChunk(rewriter, row, col),
+                            globalPtr(rewriter, row, col),
+                            bytes * plan.chunkElems);
+    });
+    rewriter.setInsertionPointToStart(whole.elseBlock());
+    forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
+      Value chunk = readChunk(rewriter, row, col);
+      for (int64_t e = 0; e < plan.chunkElems; ++e) {
+        Value c = addI32(rewriter, loc, col, e);
+        Value inside = origin.contains(
+            rewriter, loc,
+            arith::AddIOp::create(rewriter, loc, origin.rowBase, row),
+            arith::AddIOp::create(rewriter, loc, origin.colBase, c));
+        auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
+                                       /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard g(rewriter);
+        rewriter.setInsertionPointToStart(store.thenBlock());
+        LLVM::StoreOp::create(
+            rewriter, loc, vector::ExtractOp::create(rewriter, loc, chunk, e),
+            globalPtr(rewriter, row, c), bytes);
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateMemoryPatterns(HKTypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      const LdsPlan &plan) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AllocLowering>(converter, ctx, plan);
+  patterns
+      .add<LoadLowering, StoreLowering, GroupLoadLowering, GroupStoreLowering>(
+          converter, ctx);
+}

@@ -1,0 +1,275 @@
+//===- MfmaLayout.cpp - MFMA instructions and register-tile layouts -------===//
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/Layouts.h"
+#include "hk/Dialect/HK/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace hk {
+#define GEN_PASS_DEF_HKMFMALAYOUT
+#include "hk/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace hk
+
+using namespace mlir;
+using namespace hk;
+
+namespace {
+
+/// Union-find over register-tile values that must share a layout.
+class LayoutClasses {
+public:
+  Value find(Value v) {
+    auto it = parent.find(v);
+    if (it == parent.end()) {
+      parent[v] = v;
+      return v;
+    }
+    if (it->second == v)
+      return v;
+    Value root = find(it->second);
+    parent[v] = root;
+    return root;
+  }
+  void merge(Value a, Value b) {
+    if (!isa<RegisterTileType>(a.getType()) ||
+        !isa<RegisterTileType>(b.getType()))
+      return;
+    record(a);
+    record(b);
+    Value ra = find(a), rb = find(b);
+    if (ra != rb)
+      parent[rb] = ra;
+  }
+  /// Every value grouped by class root, in first-seen order.
+  llvm::MapVector<Value, SmallVector<Value>> classes() {
+    llvm::MapVector<Value, SmallVector<Value>> result;
+    for (Value v : order)
+      result[find(v)].push_back(v);
+    return result;
+  }
+  void record(Value v) {
+    if (isa<RegisterTileType>(v.getType()) && !parent.count(v)) {
+      parent[v] = v;
+      order.push_back(v);
+    }
+  }
+
+private:
+  llvm::DenseMap<Value, Value> parent;
+  SmallVector<Value> order;
+};
+
+/// Collects the classes: ops whose operands and results must agree on the
+/// layout, and values carried through control flow.
+void buildClasses(Operation *root, LayoutClasses &classes) {
+  root->walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          classes.record(arg);
+    for (Value result : op->getResults())
+      classes.record(result);
+
+    if (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
+        isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ConvertOp, TrilOp, TriuOp,
+            CausalMaskOp, BoundsMaskOp, AddRowOp, SubRowOp, MulRowOp, DivRowOp,
+            AddColOp, SubColOp, MulColOp, DivColOp>(op)) {
+      for (Value operand : op->getOperands())
+        for (Value result : op->getResults())
+          classes.merge(operand, result);
+      return;
+    }
+    if (auto mma = dyn_cast<MmaOp>(op)) {
+      classes.merge(mma.getAcc(), mma.getResult());
+      return;
+    }
+    if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
+      classes.merge(softmax.getScores(), softmax.getProbs());
+      return;
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+      for (auto [init, arg, yielded, result] :
+           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                     yield.getOperands(), forOp.getResults())) {
+        classes.merge(init, arg);
+        classes.merge(arg, yielded);
+        classes.merge(arg, result);
+      }
+      return;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
+        if (region->empty())
+          continue;
+        auto yield = cast<scf::YieldOp>(region->front().getTerminator());
+        for (auto [yielded, result] :
+             llvm::zip(yield.getOperands(), ifOp.getResults()))
+          classes.merge(yielded, result);
+      }
+      return;
+    }
+    if (auto cluster = dyn_cast<ClusterOp>(op)) {
+      auto yield = cast<YieldOp>(cluster.getBody().front().getTerminator());
+      for (auto [yielded, result] :
+           llvm::zip(yield.getValues(), cluster.getResults()))
+        classes.merge(yielded, result);
+    }
+  });
+}
+
+/// The layout an operand of `mma` needs for instruction `shape`.
+MfmaLayoutAttr requiredLayout(MmaOp mma, MfmaShapeAttr shape,
+                              MfmaOperand role) {
+  return MfmaLayoutAttr::get(mma.getContext(), role, shape.getM(), shape.getN(),
+                             shape.getK());
+}
+
+struct MmaOperandRole {
+  OpOperand *operand;
+  MfmaOperand role;
+};
+
+SmallVector<MmaOperandRole, 3> operandRoles(MmaOp mma) {
+  return {{&mma.getAMutable(), getRequiredMfmaOperand(mma.getForm(), true)},
+          {&mma.getBMutable(), getRequiredMfmaOperand(mma.getForm(), false)},
+          {&mma.getAccMutable(), MfmaOperand::Acc}};
+}
+
+/// Register K-depth of an instruction: how many K elements one operand
+/// register group covers per 16 rows; deeper is faster per byte read.
+int64_t kDepth(const MfmaInstr &instr) { return instr.k * instr.m / 16; }
+
+class MfmaLayoutPass : public hk::impl::HKMfmaLayoutBase<MfmaLayoutPass> {
+public:
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    WalkResult chosen = module.walk([&](MmaOp mma) {
+      if (mma.getInstrAttr())
+        return WalkResult::advance();
+      if (failed(chooseInstruction(mma)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (chosen.wasInterrupted())
+      return signalPassFailure();
+
+    LayoutClasses classes;
+    buildClasses(module, classes);
+    assignLayouts(module, classes);
+    insertConversions(module);
+  }
+
+private:
+  /// Number of operands whose user-written layout would need a conversion
+  /// for instruction `instr`.
+  unsigned countConversions(MmaOp mma, const MfmaInstr &instr) {
+    auto shape =
+        MfmaShapeAttr::get(mma.getContext(), instr.m, instr.n, instr.k);
+    unsigned conversions = 0;
+    for (MmaOperandRole entry : operandRoles(mma)) {
+      auto type = cast<RegisterTileType>(entry.operand->get().getType());
+      if (!type.getLayout())
+        continue;
+      if (!layoutsEquivalent(type.getLayout(),
+                             requiredLayout(mma, shape, entry.role),
+                             type.getRows(), type.getCols()))
+        ++conversions;
+    }
+    return conversions;
+  }
+
+  LogicalResult chooseInstruction(MmaOp mma) {
+    const ChipInfo *chip = lookupTargetChip(mma);
+    if (!chip)
+      return mma.emitOpError()
+             << "needs a target chip to choose an MFMA; run hk-target first";
+    int64_t m = mma.getM(), n = mma.getN(), k = mma.getK();
+    const MfmaInstr *best = nullptr;
+    std::tuple<unsigned, int64_t, unsigned> bestScore;
+    for (const MfmaInstr *instr :
+         getMfmaCandidates(*chip, mma.getA().getType().getElementType(),
+                           mma.getB().getType().getElementType())) {
+      if (m % instr->m || n % instr->n || k % instr->k)
+        continue;
+      // Fewer conversions, then deeper K, then 16x16 blocks.
+      std::tuple<unsigned, int64_t, unsigned> score = {
+          countConversions(mma, *instr), -kDepth(*instr), instr->m};
+      if (!best || score < bestScore) {
+        best = instr;
+        bestScore = score;
+      }
+    }
+    if (!best)
+      return mma.emitOpError()
+             << "no MFMA on " << chip->name << " divides MxNxK = " << m << "x"
+             << n << "x" << k;
+    mma.setInstrAttr(
+        MfmaShapeAttr::get(mma.getContext(), best->m, best->n, best->k));
+    return success();
+  }
+
+  /// Gives every class without a user-written layout the layout of its
+  /// first MFMA use, or `row`.
+  void assignLayouts(ModuleOp module, LayoutClasses &classes) {
+    llvm::DenseMap<Value, Attribute> demanded;
+    module.walk([&](MmaOp mma) {
+      MfmaShapeAttr shape = *mma.getInstr();
+      for (MmaOperandRole entry : operandRoles(mma)) {
+        Value root = classes.find(entry.operand->get());
+        demanded.try_emplace(root, requiredLayout(mma, shape, entry.role));
+      }
+    });
+    MLIRContext *ctx = module.getContext();
+    for (auto &[root, members] : classes.classes()) {
+      auto rootType = cast<RegisterTileType>(root.getType());
+      if (rootType.getLayout())
+        continue; // Written by the user; the class shares it.
+      Attribute layout = demanded.lookup(root);
+      if (!layout || !FragmentLayout::get(layout)->tiles(rootType.getRows(),
+                                                         rootType.getCols()))
+        layout = TileLayoutAttr::get(ctx, TileLayout::Row);
+      for (Value v : members) {
+        auto type = cast<RegisterTileType>(v.getType());
+        if (!type.getLayout())
+          v.setType(type.withLayout(layout));
+      }
+    }
+  }
+
+  /// Converts MFMA operands whose layout is not what the instruction reads,
+  /// and converts results back to their class's layout.
+  void insertConversions(ModuleOp module) {
+    module.walk([&](MmaOp mma) {
+      MfmaShapeAttr shape = *mma.getInstr();
+      OpBuilder builder(mma);
+      for (MmaOperandRole entry : operandRoles(mma)) {
+        Value value = entry.operand->get();
+        auto type = cast<RegisterTileType>(value.getType());
+        MfmaLayoutAttr required = requiredLayout(mma, shape, entry.role);
+        if (layoutsEquivalent(type.getLayout(), required, type.getRows(),
+                              type.getCols()))
+          continue;
+        entry.operand->set(ConvertLayoutOp::create(
+            builder, mma.getLoc(), type.withLayout(required), value));
+      }
+      auto accType = cast<RegisterTileType>(mma.getAcc().getType());
+      auto resultType = cast<RegisterTileType>(mma.getType());
+      if (accType == resultType)
+        return;
+      // The product lives in the accumulator layout; the class expects the
+      // old one.
+      mma.getResult().setType(accType);
+      builder.setInsertionPointAfter(mma);
+      auto back = ConvertLayoutOp::create(builder, mma.getLoc(), resultType,
+                                          mma.getResult());
+      mma.getResult().replaceAllUsesExcept(back, back);
+    });
+  }
+};
+
+} // namespace
