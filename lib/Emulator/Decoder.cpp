@@ -110,7 +110,29 @@ static bool parseBitList(llvm::StringRef text, uint8_t &bits,
   return true;
 }
 
+/// Apertures of the flat address space: the high 32 bits of a flat address
+/// that lands in LDS (shared) or scratch (private).
+constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
+constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
+
 static bool parseRegisterName(llvm::StringRef token, Operand &op) {
+  struct Aperture {
+    const char *name;
+    uint64_t value;
+  };
+  static const Aperture apertures[] = {
+      {"src_shared_base", kSharedAperture},
+      {"src_shared_limit", kSharedAperture + 0xffffffffull},
+      {"src_private_base", kPrivateAperture},
+      {"src_private_limit", kPrivateAperture + 0xffffffffull},
+  };
+  for (const Aperture &aperture : apertures)
+    if (token == aperture.name) {
+      op.kind = OpKind::Imm;
+      op.imm = aperture.value;
+      op.count = 2;
+      return true;
+    }
   struct Named {
     const char *name;
     unsigned reg, count;

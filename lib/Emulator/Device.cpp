@@ -89,8 +89,9 @@ llvm::Error KernargBuilder::addBytes(const void *data, size_t size,
                      " explicit argument(s), got one more (" + what + ")");
   const KernelArg &arg = *explicitArgs[next];
   if (arg.size != size)
-    return makeError("argument " + llvm::Twine(next) + " ('" + arg.name +
-                     "') of kernel '" + kernel.name + "' is " +
+    return makeError("argument " + llvm::Twine(next) +
+                     (arg.name.empty() ? "" : " ('" + arg.name + "')") +
+                     " of kernel '" + kernel.name + "' is " +
                      llvm::Twine(arg.size) + " bytes (" + arg.valueKind +
                      "), got a " + llvm::Twine(size) + "-byte " + what);
   if (arg.offset + size > buffer.size())

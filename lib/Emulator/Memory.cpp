@@ -385,9 +385,10 @@ struct VmemLayout {
   int data = -1, vaddr = -1, saddr = -1, soffset = -1, rsrc = -1;
 };
 
-static VmemLayout globalLayout(const Instr &in, bool store, bool atomic) {
+static VmemLayout globalLayout(const Instr &in, bool store, bool atomic,
+                               bool toLds = false) {
   VmemLayout L;
-  if (in.lds) { // global_load_lds_*: vaddr, saddr
+  if (toLds) { // global_load_lds_*: vaddr, saddr
     L.vaddr = 0;
     L.saddr = 1;
     return L;
@@ -510,7 +511,8 @@ static void vmemLoadToLds(Wave &w, const Instr &in, bool buffer) {
                     w.wg->launch->chip->name);
     return;
   }
-  VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, false, false);
+  VmemLayout L =
+      buffer ? bufferLayout(in) : globalLayout(in, false, false, true);
   VmemAddress addrs[kWaveSize];
   computeAddresses(w, in, buffer, L, addrs);
   uint64_t exec = w.exec();
@@ -651,9 +653,7 @@ static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
     markPendingDst(w, *pending, dst, words);
 }
 
-static void globalLoad(Wave &w, const Instr &in) {
-  in.lds ? vmemLoadToLds(w, in, false) : vmemLoad(w, in, false);
-}
+static void globalLoad(Wave &w, const Instr &in) { vmemLoad(w, in, false); }
 static void globalStore(Wave &w, const Instr &in) { vmemStore(w, in, false); }
 static void globalAtomic(Wave &w, const Instr &in) { vmemAtomic(w, in, false); }
 static void bufferLoad(Wave &w, const Instr &in) {
