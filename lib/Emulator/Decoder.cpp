@@ -11,6 +11,7 @@
 #include "Interp.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
@@ -668,4 +669,21 @@ DecodedProgram::decode(const CodeObject &object) {
     offset += size;
   }
   return program;
+}
+
+std::vector<std::pair<uint64_t, std::string>>
+Module::unsupportedInstructions() const {
+  std::vector<std::pair<uint64_t, std::string>> result;
+  llvm::StringSet<> seen;
+  for (const Instr &in : program->all()) {
+    if (in.fn != unimplementedHandler || !seen.insert(in.mnemonic).second)
+      continue;
+    // Padding after the last kernel is never executed.
+    if (in.mnemonic == "<undecodable>")
+      continue;
+    result.push_back({in.pc, in.text + (in.decodeError.empty()
+                                            ? ""
+                                            : " (" + in.decodeError + ")")});
+  }
+  return result;
 }

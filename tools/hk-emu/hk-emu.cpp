@@ -80,6 +80,11 @@ static cl::opt<bool> trace("trace",
                            cl::desc("Print each instruction wave 0 of the "
                                     "first workgroup executes (stderr)"),
                            cl::cat(category));
+static cl::opt<bool> listUnsupported(
+    "list-unsupported",
+    cl::desc("List the code object's instructions the emulator cannot "
+             "execute and exit"),
+    cl::cat(category));
 static cl::opt<unsigned> printCount("print",
                                     cl::desc("Output elements printed"),
                                     cl::init(8), cl::cat(category));
@@ -206,6 +211,14 @@ int main(int argc, char **argv) {
   const ChipInfo &chip = object.getChip();
   Device device(chip);
   std::unique_ptr<Module> module = check(device.loadModule(bytes));
+
+  if (listUnsupported) {
+    auto unsupported = module->unsupportedInstructions();
+    for (const auto &[pc, text] : unsupported)
+      outs() << format_hex(pc, 10) << "  " << text << "\n";
+    outs() << unsupported.size() << " unsupported instruction kind(s)\n";
+    return 0;
+  }
 
   const KernelInfo *kernel = nullptr;
   if (kernelName.empty()) {

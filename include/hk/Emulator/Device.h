@@ -73,6 +73,9 @@ public:
     return object.findKernel(name);
   }
   const DecodedProgram &getProgram() const { return *program; }
+  /// Instructions of the code object the emulator cannot execute, one per
+  /// distinct mnemonic: (address, description). Executing one stops a run.
+  std::vector<std::pair<uint64_t, std::string>> unsupportedInstructions() const;
 
 private:
   friend class Device;
