@@ -18,3 +18,5 @@ module {
     hk.return
   }
 }
+
+// HK-RUN: elementwise kernel=scale_add expr=scale_add block=64x64 alpha=1.5 shapes=128x128,300x200,1x17

@@ -48,3 +48,5 @@ module {
     hk.return
   }
 }
+
+// HK-RUN: gemm kernel=gemm_abt_bf16 form=abt block=128x128 shapes=128x128x64,256x128x192,200x136x72

@@ -94,6 +94,9 @@ struct ChipInfo {
   /// Unified VGPR file per SIMD lane (arch + acc), in registers.
   unsigned vgprsPerSimdLane = 512;
   unsigned maxSgprsPerWave = 102;
+  /// Word 3 of a raw buffer resource (32-bit data format, identity
+  /// component selects) as the CDNA chips expect it.
+  uint32_t bufferResourceFlags = 0x00027000;
 
   /// Returns the chip called `name`, or null.
   static const ChipInfo *lookup(llvm::StringRef name);

@@ -350,10 +350,72 @@ Value TileOrigin::contains(OpBuilder &b, Location loc, Value row,
                 {outerValid, ult(b, loc, row, rows), ult(b, loc, col, cols)});
 }
 
+Value TileOrigin::containsTileElement(OpBuilder &b, Location loc, Value row,
+                                      Value col) const {
+  return contains(b, loc, arith::AddIOp::create(b, loc, rowBase, row),
+                  arith::AddIOp::create(b, loc, colBase, col));
+}
+
+Value TileOrigin::tileElementOffset(OpBuilder &b, Location loc, Value row,
+                                    Value col) const {
+  Value rowOffset = arith::MulIOp::create(b, loc, row, rowStride);
+  return arith::AddIOp::create(b, loc, offset,
+                               arith::AddIOp::create(b, loc, rowOffset, col));
+}
+
 Value lowering::elementPointer(OpBuilder &b, Location loc, Value ptr,
                                Type memElem, Value offset) {
   return LLVM::GEPOp::create(b, loc, ptr.getType(), memElem, ptr,
                              ArrayRef<LLVM::GEPArg>{offset});
+}
+
+ViewBuffer lowering::makeViewBuffer(OpBuilder &b, Location loc,
+                                    const ViewABI &view, Type memElem,
+                                    const ChipInfo &chip) {
+  // Elements spanned: 1 + sum((size_d - 1) * stride_d), or 0 when empty.
+  Value span = constI32(b, loc, 1);
+  Value empty = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (auto [size, stride] : llvm::zip(view.sizes, view.strides)) {
+    Value last = arith::SubIOp::create(b, loc, size, constI32(b, loc, 1));
+    span = arith::AddIOp::create(b, loc, span,
+                                 arith::MulIOp::create(b, loc, last, stride));
+    empty = arith::OrIOp::create(
+        b, loc, empty,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                              constI32(b, loc, 0)));
+  }
+  int64_t bytes = getElementBytes(memElem);
+  Value numRecords = arith::SelectOp::create(b, loc, empty, constI32(b, loc, 0),
+                                             mulI32(b, loc, span, bytes));
+  auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
+  Value stride = arith::ConstantIntOp::create(b, loc, 0, 16);
+  Value flags = constI32(b, loc, chip.bufferResourceFlags);
+  Value records64 = arith::ExtUIOp::create(b, loc, b.getI64Type(), numRecords);
+  Value resource = ROCDL::MakeBufferRsrcOp::create(b, loc, rsrcType, view.ptr,
+                                                   stride, records64, flags);
+  return {resource, numRecords, bytes};
+}
+
+Value ViewBuffer::maskedOffset(OpBuilder &b, Location loc, Value valid,
+                               Value offset) const {
+  return arith::SelectOp::create(
+      b, loc, valid, mulI32(b, loc, offset, elementBytes), numRecords);
+}
+
+Value ViewBuffer::load(OpBuilder &b, Location loc, Type type,
+                       Value byteOffset) const {
+  Value zero = constI32(b, loc, 0);
+  return ROCDL::RawPtrBufferLoadOp::create(b, loc, type, resource, byteOffset,
+                                           zero, zero, ArrayAttr(), ArrayAttr(),
+                                           ArrayAttr());
+}
+
+void ViewBuffer::store(OpBuilder &b, Location loc, Value value,
+                       Value byteOffset) const {
+  Value zero = constI32(b, loc, 0);
+  ROCDL::RawPtrBufferStoreOp::create(b, loc, value, resource, byteOffset, zero,
+                                     zero, ArrayAttr(), ArrayAttr(),
+                                     ArrayAttr());
 }
 
 //===----------------------------------------------------------------------===//

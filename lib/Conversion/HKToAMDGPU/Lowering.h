@@ -167,6 +167,12 @@ struct TileOrigin {
   /// True when the element at (row, col) of the matrix is inside.
   mlir::Value contains(mlir::OpBuilder &b, mlir::Location loc, mlir::Value row,
                        mlir::Value col) const;
+  /// The same for (row, col) of the tile.
+  mlir::Value containsTileElement(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value row, mlir::Value col) const;
+  /// Element offset of (row, col) of the tile in the view.
+  mlir::Value tileElementOffset(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value row, mlir::Value col) const;
 };
 
 TileOrigin locateTile(mlir::OpBuilder &b, mlir::Location loc,
@@ -176,6 +182,27 @@ TileOrigin locateTile(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value elementPointer(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value ptr, mlir::Type memElem,
                            mlir::Value offset);
+
+/// A raw buffer resource over a whole view: out-of-range accesses read
+/// zeros and drop writes, which is how masked elements are handled.
+struct ViewBuffer {
+  mlir::Value resource;   ///< !llvm.ptr<8>
+  mlir::Value numRecords; ///< Bytes the view spans (i32).
+  int64_t elementBytes;
+
+  /// Byte offset of element `offset`, or one past the range when `valid` is
+  /// false.
+  mlir::Value maskedOffset(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value valid, mlir::Value offset) const;
+  mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                   mlir::Value byteOffset) const;
+  void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+             mlir::Value byteOffset) const;
+};
+
+ViewBuffer makeViewBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                          const ViewABI &view, mlir::Type memElem,
+                          const ChipInfo &chip);
 
 //===----------------------------------------------------------------------===//
 // Shared tiles

@@ -29,6 +29,7 @@ struct GlobalTileAccess {
       : view(std::move(view)), layout(layout) {}
 
   ViewABI view;
+  ViewBuffer buffer;
   TileOrigin origin;
   FragmentLayout layout;
   Type memElem;
@@ -54,20 +55,26 @@ struct GlobalTileAccess {
     return addI32(b, loc, offset, col);
   }
 
-  Value isInside(OpBuilder &b, Location loc, int64_t row, int64_t col) const {
-    return origin.contains(b, loc, addI32(b, loc, laneRow, row),
-                           addI32(b, loc, laneCol, col));
+  /// Buffer byte offset of the lane's element at (row, col); out of range
+  /// (reads zero, drops writes) when the element is outside the view.
+  Value maskedOffset(OpBuilder &b, Location loc, int64_t row,
+                     int64_t col) const {
+    Value inside = origin.contains(b, loc, addI32(b, loc, laneRow, row),
+                                   addI32(b, loc, laneCol, col));
+    return buffer.maskedOffset(b, loc, inside, offsetOf(b, loc, row, col));
   }
 };
 
 FailureOr<GlobalTileAccess> prepareGlobalAccess(OpBuilder &b, Location loc,
                                                 Value view, ValueRange indices,
-                                                RegisterTileType tile) {
+                                                RegisterTileType tile,
+                                                const ChipInfo &chip) {
   FailureOr<ViewABI> abi = getViewABI(b, loc, view);
   if (failed(abi))
     return failure();
   GlobalTileAccess access(*abi, *FragmentLayout::get(tile.getLayout()));
   access.memElem = getMemoryElementType(abi->type.getElementType());
+  access.buffer = makeViewBuffer(b, loc, access.view, access.memElem, chip);
   access.rows = tile.getRows();
   access.cols = tile.getCols();
   access.origin =
@@ -89,7 +96,8 @@ FailureOr<GlobalTileAccess> prepareGlobalAccess(OpBuilder &b, Location loc,
 }
 
 /// Loads a lane's elements: vector accesses when the tile is inside the
-/// view, masked element accesses (zeros outside) otherwise.
+/// view, otherwise element by element through the view's buffer resource,
+/// where elements outside the view read zero (no branches).
 Value emitGlobalTileLoad(OpBuilder &b, Location loc,
                          const GlobalTileAccess &access, int64_t perLane) {
   auto vecType = VectorType::get({perLane}, access.memElem);
@@ -118,32 +126,19 @@ Value emitGlobalTileLoad(OpBuilder &b, Location loc,
     Value result = zeroOf(b, loc, vecType);
     for (const AccessUnit &unit : access.units)
       for (int64_t e = 0; e < unit.width; ++e) {
-        auto load =
-            scf::IfOp::create(b, loc, TypeRange{access.memElem},
-                              access.isInside(b, loc, unit.row, unit.col + e),
-                              /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(load.thenBlock());
-        Value ptr =
-            elementPointer(b, loc, access.view.ptr, access.memElem,
-                           access.offsetOf(b, loc, unit.row, unit.col + e));
-        scf::YieldOp::create(b, loc,
-                             ValueRange{LLVM::LoadOp::create(
-                                 b, loc, access.memElem, ptr, bytes)});
-        b.setInsertionPointToStart(load.elseBlock());
-        scf::YieldOp::create(b, loc,
-                             ValueRange{zeroOf(b, loc, access.memElem)});
-        b.setInsertionPointAfter(load);
-        result = vector::InsertOp::create(b, loc, load.getResult(0), result,
-                                          unit.slot + e);
+        Value v = access.buffer.load(
+            b, loc, access.memElem,
+            access.maskedOffset(b, loc, unit.row, unit.col + e));
+        result = vector::InsertOp::create(b, loc, v, result, unit.slot + e);
       }
     scf::YieldOp::create(b, loc, result);
   }
   return ifOp.getResult(0);
 }
 
-/// Stores a lane's elements (in memory element type); elements outside the
-/// view are not written.
+/// Stores a lane's elements (in memory element type): vector accesses when
+/// the tile is inside the view, otherwise element by element through the
+/// buffer resource, which drops writes outside the view.
 void emitGlobalTileStore(OpBuilder &b, Location loc,
                          const GlobalTileAccess &access, Value values) {
   int64_t bytes = getElementBytes(access.memElem);
@@ -165,20 +160,10 @@ void emitGlobalTileStore(OpBuilder &b, Location loc,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.elseBlock());
     for (const AccessUnit &unit : access.units)
-      for (int64_t e = 0; e < unit.width; ++e) {
-        auto store =
-            scf::IfOp::create(b, loc, TypeRange{},
-                              access.isInside(b, loc, unit.row, unit.col + e),
-                              /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(store.thenBlock());
-        Value ptr =
-            elementPointer(b, loc, access.view.ptr, access.memElem,
-                           access.offsetOf(b, loc, unit.row, unit.col + e));
-        LLVM::StoreOp::create(
+      for (int64_t e = 0; e < unit.width; ++e)
+        access.buffer.store(
             b, loc, vector::ExtractOp::create(b, loc, values, unit.slot + e),
-            ptr, bytes);
-      }
+            access.maskedOffset(b, loc, unit.row, unit.col + e));
   }
 }
 
@@ -268,8 +253,12 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
     Location loc = op.getLoc();
     Value raw;
     if (isa<GlobalViewType>(op.getSource().getType())) {
-      FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
-          rewriter, loc, adaptor.getSource(), adaptor.getIndices(), tile);
+      const ChipInfo *chip = lookupTargetChip(op);
+      if (!chip)
+        return rewriter.notifyMatchFailure(op, "no target chip");
+      FailureOr<GlobalTileAccess> access =
+          prepareGlobalAccess(rewriter, loc, adaptor.getSource(),
+                              adaptor.getIndices(), tile, *chip);
       if (failed(access))
         return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
       raw = emitGlobalTileLoad(rewriter, loc, *access,
@@ -318,8 +307,11 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
         convertElements(rewriter, loc, values, getMemoryElementType(destElem));
 
     if (isa<GlobalViewType>(op.getDest().getType())) {
+      const ChipInfo *chip = lookupTargetChip(op);
+      if (!chip)
+        return rewriter.notifyMatchFailure(op, "no target chip");
       FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
-          rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile);
+          rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile, *chip);
       if (failed(access))
         return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
       emitGlobalTileStore(rewriter, loc, *access, values);
@@ -401,6 +393,46 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
   }
 }
 
+/// Emits `body(row, col)` for every element of every chunk the executing
+/// lane copies, as a loop: the masked edge path of group copies. Its
+/// per-element values depend on the loop counter, so they stay inside the
+/// loop instead of being hoisted into registers held across the caller's
+/// loops.
+void forEachElement(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
+                    function_ref<void(Value row, Value col)> body) {
+  Value tid = threadId(b, loc);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(plan.rounds * plan.chunkElems), index(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = toI32(b, loc, loop.getInductionVar());
+  Value round =
+      arith::DivUIOp::create(b, loc, i, constI32(b, loc, plan.chunkElems));
+  Value element =
+      arith::RemUIOp::create(b, loc, i, constI32(b, loc, plan.chunkElems));
+  Value chunk = arith::AddIOp::create(
+      b, loc, tid,
+      arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
+  Value row = arith::DivUIOp::create(b, loc, chunk,
+                                     constI32(b, loc, plan.chunksPerRow));
+  Value col = arith::AddIOp::create(
+      b, loc,
+      mulI32(b, loc,
+             arith::RemUIOp::create(b, loc, chunk,
+                                    constI32(b, loc, plan.chunksPerRow)),
+             plan.chunkElems),
+      element);
+  Value active = andAll(b, loc,
+                        {ult(b, loc, tid, constI32(b, loc, plan.lanes)),
+                         ult(b, loc, chunk, constI32(b, loc, plan.chunks))});
+  auto ifActive = scf::IfOp::create(b, loc, TypeRange{}, active, false);
+  b.setInsertionPointToStart(ifActive.thenBlock());
+  body(row, col);
+}
+
 int64_t groupLanes(Operation *op, std::optional<uint32_t> waves) {
   if (waves)
     return int64_t(*waves) * 64;
@@ -431,6 +463,10 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     Type memElem = getMemoryElementType(shared.getElementType());
     int64_t bytes = getElementBytes(memElem);
     Value ldsBase = adaptor.getDest();
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
+    ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
 
     auto whole = scf::IfOp::create(
         rewriter, loc, TypeRange{},
@@ -446,48 +482,29 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
                               bytes * plan.pieceElems);
       }
     };
-    auto globalOffset = [&](OpBuilder &b, Value row, Value col) {
-      Value rowOff = arith::MulIOp::create(b, loc, row, origin.rowStride);
-      return arith::AddIOp::create(b, loc, origin.offset,
-                                   arith::AddIOp::create(b, loc, rowOff, col));
-    };
     auto chunkType = VectorType::get({plan.chunkElems}, memElem);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(whole.thenBlock());
       forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
-        Value ptr = elementPointer(rewriter, loc, view->ptr, memElem,
-                                   globalOffset(rewriter, row, col));
+        Value ptr =
+            elementPointer(rewriter, loc, view->ptr, memElem,
+                           origin.tileElementOffset(rewriter, loc, row, col));
         Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, ptr,
                                            bytes * plan.chunkElems);
         storePieces(rewriter, row, col, chunk);
       });
       rewriter.setInsertionPointToStart(whole.elseBlock());
-      forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
-        Value chunk = zeroOf(rewriter, loc, chunkType);
-        for (int64_t e = 0; e < plan.chunkElems; ++e) {
-          Value c = addI32(rewriter, loc, col, e);
-          Value inside = origin.contains(
-              rewriter, loc,
-              arith::AddIOp::create(rewriter, loc, origin.rowBase, row),
-              arith::AddIOp::create(rewriter, loc, origin.colBase, c));
-          auto load = scf::IfOp::create(rewriter, loc, TypeRange{memElem},
-                                        inside, /*withElseRegion=*/true);
-          OpBuilder::InsertionGuard g(rewriter);
-          rewriter.setInsertionPointToStart(load.thenBlock());
-          Value ptr = elementPointer(rewriter, loc, view->ptr, memElem,
-                                     globalOffset(rewriter, row, c));
-          scf::YieldOp::create(rewriter, loc,
-                               ValueRange{LLVM::LoadOp::create(
-                                   rewriter, loc, memElem, ptr, bytes)});
-          rewriter.setInsertionPointToStart(load.elseBlock());
-          scf::YieldOp::create(rewriter, loc,
-                               ValueRange{zeroOf(rewriter, loc, memElem)});
-          rewriter.setInsertionPointAfter(load);
-          chunk = vector::InsertOp::create(rewriter, loc, load.getResult(0),
-                                           chunk, e);
-        }
-        storePieces(rewriter, row, col, chunk);
+      forEachElement(rewriter, loc, plan, [&](Value row, Value col) {
+        // Elements outside the view read zero.
+        Value offset = buffer.maskedOffset(
+            rewriter, loc, origin.containsTileElement(rewriter, loc, row, col),
+            origin.tileElementOffset(rewriter, loc, row, col));
+        Value v = buffer.load(rewriter, loc, memElem, offset);
+        Value lds = sharedElementOffset(rewriter, loc, shared, row, col);
+        LLVM::StoreOp::create(
+            rewriter, loc, v,
+            elementPointer(rewriter, loc, ldsBase, memElem, lds), bytes);
       });
     }
 
@@ -521,6 +538,10 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
     Type memElem = getMemoryElementType(shared.getElementType());
     int64_t bytes = getElementBytes(memElem);
     Value ldsBase = adaptor.getSource();
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
+    ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
     auto chunkType = VectorType::get({plan.chunkElems}, memElem);
 
     auto readChunk = [&](OpBuilder &b, Value row, Value col) {
@@ -538,15 +559,6 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
       }
       return chunk;
     };
-    auto globalPtr = [&](OpBuilder &b, Value row, Value col) {
-      Value off = arith::AddIOp::create(
-          b, loc, origin.offset,
-          arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, row, origin.rowStride),
-              col));
-      return elementPointer(b, loc, view->ptr, memElem, off);
-    };
-
     auto whole = scf::IfOp::create(
         rewriter, loc, TypeRange{},
         origin.isInside(rewriter, loc, plan.rows, plan.cols, plan.chunkElems),
@@ -554,27 +566,23 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(whole.thenBlock());
     forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
-      LLVM::StoreOp::create(rewriter, loc, readChunk(rewriter, row, col),
-                            globalPtr(rewriter, row, col),
+      Value ptr =
+          elementPointer(rewriter, loc, view->ptr, memElem,
+                         origin.tileElementOffset(rewriter, loc, row, col));
+      LLVM::StoreOp::create(rewriter, loc, readChunk(rewriter, row, col), ptr,
                             bytes * plan.chunkElems);
     });
     rewriter.setInsertionPointToStart(whole.elseBlock());
-    forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
-      Value chunk = readChunk(rewriter, row, col);
-      for (int64_t e = 0; e < plan.chunkElems; ++e) {
-        Value c = addI32(rewriter, loc, col, e);
-        Value inside = origin.contains(
-            rewriter, loc,
-            arith::AddIOp::create(rewriter, loc, origin.rowBase, row),
-            arith::AddIOp::create(rewriter, loc, origin.colBase, c));
-        auto store = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
-                                       /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard g(rewriter);
-        rewriter.setInsertionPointToStart(store.thenBlock());
-        LLVM::StoreOp::create(
-            rewriter, loc, vector::ExtractOp::create(rewriter, loc, chunk, e),
-            globalPtr(rewriter, row, c), bytes);
-      }
+    forEachElement(rewriter, loc, plan, [&](Value row, Value col) {
+      // Writes outside the view are dropped.
+      Value lds = sharedElementOffset(rewriter, loc, shared, row, col);
+      Value v = LLVM::LoadOp::create(
+          rewriter, loc, memElem,
+          elementPointer(rewriter, loc, ldsBase, memElem, lds), bytes);
+      Value offset = buffer.maskedOffset(
+          rewriter, loc, origin.containsTileElement(rewriter, loc, row, col),
+          origin.tileElementOffset(rewriter, loc, row, col));
+      buffer.store(rewriter, loc, v, offset);
     });
     rewriter.eraseOp(op);
     return success();

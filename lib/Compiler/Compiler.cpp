@@ -1,0 +1,104 @@
+//===- Compiler.cpp - hk source to code object, in process ----------------===//
+
+#include "hk/Compiler/Compiler.h"
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Pipelines/Pipelines.h"
+#include "hk/Support/ChipInfo.h"
+#include "hk/Target/HSACO.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+
+using namespace hk;
+
+const KernelSignature *CompiledModule::findKernel(llvm::StringRef name) const {
+  for (const KernelSignature &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+static std::string stringifyType(mlir::Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+static KernelSignature getSignature(KernelOp kernel) {
+  KernelSignature signature;
+  signature.name = kernel.getSymName().str();
+  signature.waves = kernel.getWaves();
+  for (mlir::Type type : kernel.getArgumentTypes()) {
+    KernelParam param;
+    if (auto view = llvm::dyn_cast<GlobalViewType>(type)) {
+      param.kind = KernelParam::View;
+      for (int64_t d : view.getShape())
+        param.shape.push_back(mlir::ShapedType::isDynamic(d) ? -1 : d);
+      param.elementBytes = getElementBits(view.getElementType()) / 8;
+      param.elementType = stringifyType(view.getElementType());
+    } else {
+      param.kind = type.isF32() ? KernelParam::F32 : KernelParam::I32;
+    }
+    signature.params.push_back(std::move(param));
+  }
+  return signature;
+}
+
+llvm::Expected<CompiledModule> hk::compileSource(llvm::StringRef source,
+                                                 llvm::StringRef bufferName,
+                                                 const ChipInfo &chip) {
+  auto start = std::chrono::steady_clock::now();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  registry.insert<HKDialect>();
+  registerHsacoTranslations(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+
+  // Collect diagnostics into the error message, one per line.
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagStream);
+  auto fail = [&](llvm::StringRef what) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   what + ":\n" + diagnostics);
+  };
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse " + bufferName.str());
+
+  CompiledModule result;
+  for (KernelOp kernel : module->getOps<KernelOp>())
+    result.kernels.push_back(getSignature(kernel));
+
+  mlir::PassManager pm(&context);
+  PipelineOptions options;
+  options.chip = chip.name.str();
+  buildHKPipeline(pm, options);
+  if (mlir::failed(pm.run(*module)))
+    return fail("cannot lower " + bufferName.str() + " for " + chip.name.str());
+
+  TargetOptions target;
+  target.chip = &chip;
+  llvm::Expected<std::string> hsaco =
+      compileModule(*module, target, EmitKind::Hsaco);
+  if (!hsaco)
+    return hsaco.takeError();
+  result.hsaco = std::move(*hsaco);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return result;
+}

@@ -1,0 +1,472 @@
+//===- Workloads.cpp - What hk-run runs and how it checks it --------------===//
+
+#include "Workloads.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace hk;
+using namespace hk::run;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+Workload::~Workload() = default;
+
+//===----------------------------------------------------------------------===//
+// Specs
+//===----------------------------------------------------------------------===//
+
+std::string RunSpec::get(llvm::StringRef key, llvm::StringRef fallback) const {
+  auto it = params.find(key);
+  return it == params.end() ? fallback.str() : it->second;
+}
+
+/// "256x256x128" -> {256, 256, 128}.
+static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
+  std::vector<int64_t> dims;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, 'x');
+  for (llvm::StringRef part : parts) {
+    int64_t value;
+    if (part.getAsInteger(10, value) || value < 0)
+      return makeError("bad shape '" + text + "'");
+    dims.push_back(value);
+  }
+  return dims;
+}
+
+llvm::Expected<std::vector<RunSpec>>
+hk::run::parseRunSpecs(llvm::StringRef source) {
+  std::vector<RunSpec> specs;
+  llvm::SmallVector<llvm::StringRef> lines;
+  source.split(lines, '\n');
+  for (auto [number, line] : llvm::enumerate(lines)) {
+    llvm::StringRef text = line.trim();
+    if (!text.consume_front("// HK-RUN:"))
+      continue;
+    RunSpec spec;
+    spec.line = number + 1;
+    llvm::SmallVector<llvm::StringRef> words;
+    text.trim().split(words, ' ', -1, /*KeepEmpty=*/false);
+    if (words.empty())
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": HK-RUN needs a workload name");
+    spec.workload = words.front().str();
+    for (llvm::StringRef word : llvm::drop_begin(words)) {
+      auto [key, value] = word.split('=');
+      if (value.empty())
+        return makeError("line " + llvm::Twine(spec.line) +
+                         ": expected key=value, got '" + word + "'");
+      if (key == "shapes") {
+        llvm::SmallVector<llvm::StringRef> shapes;
+        value.split(shapes, ',');
+        for (llvm::StringRef shape : shapes) {
+          auto dims = parseShape(shape);
+          if (!dims)
+            return makeError("line " + llvm::Twine(spec.line) + ": " +
+                             toString(dims.takeError()));
+          spec.shapes.push_back(*dims);
+        }
+      } else if (key == "chips") {
+        llvm::SmallVector<llvm::StringRef> chips;
+        value.split(chips, ',');
+        for (llvm::StringRef chip : chips)
+          spec.chips.push_back(chip.str());
+      } else {
+        spec.params[key] = value.str();
+      }
+    }
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+//===----------------------------------------------------------------------===//
+// Element types on the host
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Host encoding of one element type, through LLVM's APFloat so that the
+/// reference does not share code with the emulator's numerics.
+struct HostType {
+  std::string name;
+  const llvm::fltSemantics *semantics;
+  unsigned bytes;
+
+  uint64_t encode(double value) const {
+    llvm::APFloat f(value);
+    bool losesInfo;
+    f.convert(*semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return f.bitcastToAPInt().getZExtValue();
+  }
+  double decode(uint64_t bits) const {
+    llvm::APFloat f(*semantics,
+                    llvm::APInt(bytes * 8, bits, /*isSigned=*/false));
+    bool losesInfo;
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return f.convertToDouble();
+  }
+  /// Relative rounding error of one rounding to nearest: 2^-precision.
+  double unitRoundoff() const {
+    return std::ldexp(1.0, -int(llvm::APFloat::semanticsPrecision(*semantics)));
+  }
+};
+
+llvm::Expected<HostType> lookupHostType(llvm::StringRef name) {
+  using S = llvm::APFloat;
+  std::pair<const char *, const llvm::fltSemantics &> table[] = {
+      {"f32", S::IEEEsingle()},
+      {"f16", S::IEEEhalf()},
+      {"bf16", S::BFloat()},
+      {"f8E4M3FNUZ", S::Float8E4M3FNUZ()},
+      {"f8E5M2FNUZ", S::Float8E5M2FNUZ()},
+      {"f8E4M3FN", S::Float8E4M3FN()},
+      {"f8E5M2", S::Float8E5M2()},
+  };
+  for (auto &[typeName, semantics] : table)
+    if (name == typeName)
+      return HostType{typeName, &semantics,
+                      llvm::APFloat::semanticsSizeInBits(semantics) / 8};
+  return makeError("hk-run has no host type for element type '" + name + "'");
+}
+
+/// A host matrix in some element type: the encoded bytes the kernel sees
+/// and the exact values the reference uses.
+struct HostMatrix {
+  HostType type;
+  int64_t rows = 0, cols = 0;
+  std::vector<uint8_t> bytes;
+  std::vector<double> values;
+
+  HostMatrix(HostType type, int64_t rows, int64_t cols)
+      : type(std::move(type)), rows(rows), cols(cols),
+        bytes(rows * cols * this->type.bytes), values(rows * cols) {}
+
+  void set(int64_t i, double value) {
+    uint64_t bits = type.encode(value);
+    std::memcpy(bytes.data() + i * type.bytes, &bits, type.bytes);
+    values[i] = type.decode(bits);
+  }
+  double at(int64_t r, int64_t c) const { return values[r * cols + c]; }
+  /// Decodes the device's bytes back into values.
+  void decodeBytes() {
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, bytes.data() + i * type.bytes, type.bytes);
+      values[i] = type.decode(bits);
+    }
+  }
+};
+
+/// Fills with values uniform in [-1, 1), rounded to the element type.
+void fillRandom(HostMatrix &m, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (int64_t i = 0; i < m.rows * m.cols; ++i)
+    m.set(i, dist(rng));
+}
+
+/// Device copy of a host matrix, row-major.
+struct DeviceMatrix {
+  emu::DevicePtr ptr = 0;
+  uint64_t bytes = 0;
+};
+
+llvm::Expected<DeviceMatrix> upload(emu::Device &device, const HostMatrix &m,
+                                    llvm::StringRef label) {
+  DeviceMatrix d;
+  d.bytes = m.bytes.size();
+  d.ptr = device.malloc(d.bytes, label);
+  if (llvm::Error error = device.memcpyHtoD(d.ptr, m.bytes.data(), d.bytes))
+    return std::move(error);
+  return d;
+}
+
+ArgValue viewOf(const DeviceMatrix &d, int64_t rows, int64_t cols) {
+  ViewValue view;
+  view.address = d.ptr;
+  view.sizes = {rows, cols};
+  view.strides = rowMajorStrides(view.sizes);
+  return ArgValue::ofView(std::move(view));
+}
+
+/// Compares every element of `out` with `ref` under per-element bounds.
+CheckResult compare(const HostMatrix &out, const std::vector<double> &ref,
+                    const std::vector<double> &bound,
+                    llvm::StringRef toleranceRule) {
+  CheckResult result;
+  result.toleranceRule = toleranceRule.str();
+  double refScale = 0;
+  for (double r : ref)
+    refScale = std::max(refScale, std::fabs(r));
+  for (int64_t i = 0; i < out.rows * out.cols; ++i) {
+    ++result.elements;
+    double got = out.values[i], want = ref[i];
+    double err = std::fabs(got - want);
+    bool ok = std::isfinite(got) && err <= bound[i];
+    if (std::isfinite(got)) {
+      result.maxAbsError = std::max(result.maxAbsError, err);
+      if (std::fabs(want) > 1e-3 * refScale)
+        result.maxRelError =
+            std::max(result.maxRelError, err / std::fabs(want));
+      if (bound[i] > 0)
+        result.worstErrorOverBound =
+            std::max(result.worstErrorOverBound, err / bound[i]);
+    }
+    if (ok)
+      continue;
+    if (!result.failures) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "element (" << i / out.cols << ", " << i % out.cols << "): got "
+         << got << ", expected " << want << " (bound " << bound[i] << ")";
+      result.firstFailure = text;
+    }
+    ++result.failures;
+  }
+  return result;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+llvm::Expected<std::pair<int64_t, int64_t>> parseBlock(const RunSpec &spec) {
+  auto dims = parseShape(spec.get("block"));
+  if (!dims || dims->size() != 2 || (*dims)[0] <= 0 || (*dims)[1] <= 0) {
+    if (!dims)
+      llvm::consumeError(dims.takeError());
+    return makeError("line " + llvm::Twine(spec.line) +
+                     ": block=RxC (the output tile of one block) is required");
+  }
+  return std::make_pair((*dims)[0], (*dims)[1]);
+}
+
+llvm::Error checkShape(llvm::ArrayRef<int64_t> shape, size_t rank,
+                       llvm::StringRef what) {
+  if (shape.size() != rank)
+    return makeError(what + " cases need " + llvm::Twine(rank) +
+                     " dimensions, got " + llvm::Twine(shape.size()));
+  return llvm::Error::success();
+}
+
+llvm::Expected<const KernelParam *> viewParam(const KernelSignature &signature,
+                                              size_t index) {
+  if (index >= signature.params.size() ||
+      signature.params[index].kind != KernelParam::View)
+    return makeError("kernel '" + signature.name + "' argument " +
+                     llvm::Twine(index) + " must be a global view");
+  return &signature.params[index];
+}
+
+//===----------------------------------------------------------------------===//
+// GEMM
+//===----------------------------------------------------------------------===//
+
+/// C = A * B (form=ab, B is K x N) or C = A * B^T (form=abt, B is N x K),
+/// one output tile of `block` per workgroup; arguments (A, B, C).
+class GemmWorkload : public Workload {
+public:
+  GemmWorkload(bool transposeB, int64_t blockM, int64_t blockN)
+      : transposeB(transposeB), blockM(blockM), blockN(blockN) {}
+
+  llvm::Expected<CaseOutcome>
+  run(emu::Device &device, const emu::Module &module,
+      const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
+      uint64_t seed, const emu::LaunchOptions &options) const override {
+    if (llvm::Error error = checkShape(shape, 3, "gemm"))
+      return std::move(error);
+    int64_t m = shape[0], n = shape[1], k = shape[2];
+    llvm::SmallVector<HostType, 3> types;
+    for (size_t i = 0; i < 3; ++i) {
+      auto param = viewParam(signature, i);
+      if (!param)
+        return param.takeError();
+      auto type = lookupHostType((*param)->elementType);
+      if (!type)
+        return type.takeError();
+      types.push_back(*type);
+    }
+
+    std::mt19937_64 rng(seed);
+    HostMatrix a(types[0], m, k);
+    HostMatrix b(types[1], transposeB ? n : k, transposeB ? k : n);
+    HostMatrix c(types[2], m, n);
+    fillRandom(a, rng);
+    fillRandom(b, rng);
+    // Unwritten outputs stay NaN and fail the comparison.
+    std::fill(c.bytes.begin(), c.bytes.end(), 0xff);
+
+    auto da = upload(device, a, "A");
+    auto db = upload(device, b, "B");
+    auto dc = upload(device, c, "C");
+    if (!da || !db || !dc)
+      return makeError(
+          "upload failed: " + (da ? "" : toString(da.takeError())) +
+          (db ? "" : toString(db.takeError())) +
+          (dc ? "" : toString(dc.takeError())));
+    auto kernargs = packKernelArgs(signature, {viewOf(*da, a.rows, a.cols),
+                                               viewOf(*db, b.rows, b.cols),
+                                               viewOf(*dc, c.rows, c.cols)});
+    if (!kernargs)
+      return kernargs.takeError();
+    emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, blockM))),
+                   uint32_t(std::max<int64_t>(1, ceilDiv(n, blockN))), 1};
+    emu::Dim3 block{signature.waves * 64, 1, 1};
+    auto launch =
+        device.launch(module, signature.name, grid, block, *kernargs, options);
+    if (!launch)
+      return launch.takeError();
+    if (llvm::Error error =
+            device.memcpyDtoH(c.bytes.data(), dc->ptr, dc->bytes))
+      return std::move(error);
+    c.decodeBytes();
+    for (emu::DevicePtr p : {da->ptr, db->ptr, dc->ptr})
+      llvm::consumeError(device.free(p));
+
+    // Reference in double; the bound covers f32 accumulation in any order
+    // (|error| <= K 2^-23 sum|a b|) and one rounding to the output type.
+    std::vector<double> ref(m * n), bound(m * n);
+    double gamma = double(k) * std::ldexp(1.0, -23);
+    double uOut = types[2].name == "f32" ? 0 : types[2].unitRoundoff();
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0, magnitude = 0;
+        for (int64_t kk = 0; kk < k; ++kk) {
+          double p = a.at(i, kk) * (transposeB ? b.at(j, kk) : b.at(kk, j));
+          sum += p;
+          magnitude += std::fabs(p);
+        }
+        ref[i * n + j] = sum;
+        bound[i * n + j] = uOut * std::fabs(sum) +
+                           (1 + uOut) * gamma * magnitude +
+                           std::numeric_limits<float>::denorm_min();
+      }
+    std::string rule =
+        (types[2].name == "f32"
+             ? std::string("f32 output: ")
+             : types[2].name + " output: 2^-" +
+                   std::to_string(-std::ilogb(uOut)) + "*|ref| + ") +
+        "K*2^-23*sum|a*b| (f32 accumulation)";
+    CaseOutcome outcome;
+    outcome.description = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
+                          " K=" + std::to_string(k);
+    outcome.check = compare(c, ref, bound, rule);
+    outcome.launch = std::move(*launch);
+    return outcome;
+  }
+
+private:
+  bool transposeB;
+  int64_t blockM, blockN;
+};
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+/// y = alpha * x + b over f32 matrices; arguments (x, b, y, alpha).
+class ScaleAddWorkload : public Workload {
+public:
+  ScaleAddWorkload(float alpha, int64_t blockM, int64_t blockN)
+      : alpha(alpha), blockM(blockM), blockN(blockN) {}
+
+  llvm::Expected<CaseOutcome>
+  run(emu::Device &device, const emu::Module &module,
+      const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
+      uint64_t seed, const emu::LaunchOptions &options) const override {
+    if (llvm::Error error = checkShape(shape, 2, "elementwise"))
+      return std::move(error);
+    int64_t m = shape[0], n = shape[1];
+    auto f32 = lookupHostType("f32");
+    if (!f32)
+      return f32.takeError();
+    std::mt19937_64 rng(seed);
+    HostMatrix x(*f32, m, n), b(*f32, m, n), y(*f32, m, n);
+    fillRandom(x, rng);
+    fillRandom(b, rng);
+    std::fill(y.bytes.begin(), y.bytes.end(), 0xff);
+    auto dx = upload(device, x, "x");
+    auto db = upload(device, b, "b");
+    auto dy = upload(device, y, "y");
+    if (!dx || !db || !dy)
+      return makeError(
+          "upload failed: " + (dx ? "" : toString(dx.takeError())) +
+          (db ? "" : toString(db.takeError())) +
+          (dy ? "" : toString(dy.takeError())));
+    auto kernargs =
+        packKernelArgs(signature, {viewOf(*dx, m, n), viewOf(*db, m, n),
+                                   viewOf(*dy, m, n), ArgValue::ofF32(alpha)});
+    if (!kernargs)
+      return kernargs.takeError();
+    emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, blockM))),
+                   uint32_t(std::max<int64_t>(1, ceilDiv(n, blockN))), 1};
+    auto launch =
+        device.launch(module, signature.name, grid,
+                      {signature.waves * 64, 1, 1}, *kernargs, options);
+    if (!launch)
+      return launch.takeError();
+    if (llvm::Error error =
+            device.memcpyDtoH(y.bytes.data(), dy->ptr, dy->bytes))
+      return std::move(error);
+    y.decodeBytes();
+    for (emu::DevicePtr p : {dx->ptr, db->ptr, dy->ptr})
+      llvm::consumeError(device.free(p));
+
+    // Two f32 roundings at most (or one fused).
+    std::vector<double> ref(m * n), bound(m * n);
+    for (int64_t i = 0; i < m * n; ++i) {
+      ref[i] = double(alpha) * x.values[i] + b.values[i];
+      bound[i] =
+          std::ldexp(1.0, -23) * (std::fabs(double(alpha) * x.values[i]) +
+                                  std::fabs(b.values[i])) +
+          std::numeric_limits<float>::denorm_min();
+    }
+    CaseOutcome outcome;
+    outcome.description = "M=" + std::to_string(m) + " N=" + std::to_string(n);
+    outcome.check =
+        compare(y, ref, bound, "f32: 2^-23*(|alpha*x| + |b|) (two roundings)");
+    outcome.launch = std::move(*launch);
+    return outcome;
+  }
+
+private:
+  float alpha;
+  int64_t blockM, blockN;
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Workload>>
+hk::run::makeWorkload(const RunSpec &spec) {
+  auto block = parseBlock(spec);
+  if (!block)
+    return block.takeError();
+  if (spec.workload == "gemm") {
+    std::string form = spec.get("form");
+    if (form != "ab" && form != "abt")
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": gemm needs form=ab or form=abt, got '" + form + "'");
+    return std::make_unique<GemmWorkload>(form == "abt", block->first,
+                                          block->second);
+  }
+  if (spec.workload == "elementwise") {
+    if (spec.get("expr") != "scale_add")
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": elementwise supports expr=scale_add, got '" +
+                       spec.get("expr") + "'");
+    double alpha;
+    if (llvm::StringRef(spec.get("alpha", "1")).getAsDouble(alpha))
+      return makeError("line " + llvm::Twine(spec.line) + ": bad alpha");
+    return std::make_unique<ScaleAddWorkload>(float(alpha), block->first,
+                                              block->second);
+  }
+  return makeError("line " + llvm::Twine(spec.line) + ": unknown workload '" +
+                   spec.workload + "' (known: gemm, elementwise)");
+}

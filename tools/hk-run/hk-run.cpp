@@ -1,0 +1,242 @@
+//===- hk-run.cpp - Compile an example, run it in hk-emu, check it --------===//
+//
+//   hk-run examples/gemm/gemm_abt_bf16.mlir [--chip=gfx950] [--json]
+//
+// For each chip: compiles the example in process, then runs every case its
+// `// HK-RUN:` lines describe in the emulator with sanitizers on, on seeded
+// random inputs, and compares the result with a CPU reference under a
+// stated per-dtype bound. Prints the error figures, the counters and the
+// code object's registers, LDS and spills. Exit code 0 only when every case
+// is within bound, the sanitizers stayed quiet and nothing spilled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Workloads.h"
+
+#include "hk/Compiler/Compiler.h"
+#include "hk/Emulator/Device.h"
+#include "hk/Support/ChipInfo.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace hk;
+
+static cl::OptionCategory category("hk-run options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<example .mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    chipOption("chip", cl::desc("gfx942, gfx950 or all (default)"),
+               cl::init("all"), cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                              cl::init(1), cl::cat(category));
+static cl::opt<std::string>
+    shapesOption("shapes",
+                 cl::desc("Cases to run instead of the example's, e.g. "
+                          "256x256x64,100x70x30"),
+                 cl::cat(category));
+static cl::opt<std::string> kernelOption("kernel", cl::desc("Only this kernel"),
+                                         cl::cat(category));
+static cl::opt<bool> noSanitizers("no-sanitizers",
+                                  cl::desc("Run without the sanitizers"),
+                                  cl::cat(category));
+static cl::opt<bool> allowSpills("allow-spills",
+                                 cl::desc("Do not fail kernels that spill"),
+                                 cl::cat(category));
+static cl::opt<unsigned> threads("host-threads",
+                                 cl::desc("Host threads (0: one per core)"),
+                                 cl::init(0), cl::cat(category));
+static cl::opt<bool> asJson("json", cl::desc("Print JSON"), cl::cat(category));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "hk-run") << message << "\n";
+  return 1;
+}
+
+static std::vector<const ChipInfo *> selectChips(const run::RunSpec &spec,
+                                                 StringRef chipName) {
+  std::vector<const ChipInfo *> chips;
+  for (const ChipInfo &chip : ChipInfo::all()) {
+    if (chipName != "all" && chip.name != chipName)
+      continue;
+    if (!spec.chips.empty() && !llvm::is_contained(spec.chips, chip.name))
+      continue;
+    chips.push_back(&chip);
+  }
+  return chips;
+}
+
+static void printCounters(raw_ostream &os, const emu::KernelCounters &c,
+                          double seconds) {
+  os << "    emulated " << c.waveInstructions << " wave-instructions in "
+     << format("%.2f", seconds) << " s:";
+  for (size_t i = 0; i < size_t(emu::InstrClass::Count); ++i)
+    if (c.mix[i])
+      os << " " << emu::stringifyInstrClass(emu::InstrClass(i)) << " "
+         << c.mix[i];
+  os << "\n    MFMA " << c.mfmaCount << " ("
+     << format("%.1f", double(c.mfmaFlops) / 1e6) << " MFLOP), global "
+     << c.globalReadBytes << " B read / " << c.globalWriteBytes
+     << " B written, LDS " << c.ldsReadBytes << " B read / " << c.ldsWriteBytes
+     << " B written, LDS bank-conflict cycles " << c.ldsConflictCycles()
+     << "\n";
+}
+
+static json::Object resourcesJson(const KernelInfo &info) {
+  return json::Object{{"vgpr", info.vgprCount},
+                      {"agpr", info.agprCount},
+                      {"sgpr", info.sgprCount},
+                      {"vgpr_spill", info.vgprSpillCount},
+                      {"sgpr_spill", info.sgprSpillCount},
+                      {"scratch_bytes", info.privateSegmentFixedSize},
+                      {"lds_bytes", info.groupSegmentFixedSize}};
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "HK-MLIR: compile an example, run it in the "
+                              "emulator and check it against a CPU "
+                              "reference\n");
+  // lld resets every command-line option when it links a code object, so
+  // read them all before compiling anything.
+  const std::string input = inputFile, chipName = chipOption,
+                    shapesText = shapesOption, onlyKernel = kernelOption;
+  const uint64_t inputSeed = seed;
+  const bool printJson = asJson, spillsAllowed = allowSpills;
+  emu::LaunchOptions options;
+  options.threads = threads;
+  if (noSanitizers)
+    options.sanitizers = emu::SanitizerOptions::none();
+
+  auto buffer = MemoryBuffer::getFile(input);
+  if (!buffer)
+    return fail("cannot read '" + input + "': " + buffer.getError().message());
+  StringRef source = (*buffer)->getBuffer();
+  auto specs = run::parseRunSpecs(source);
+  if (!specs)
+    return fail(input + ": " + toString(specs.takeError()));
+  if (specs->empty())
+    return fail(input + " has no '// HK-RUN:' lines saying how to run it");
+  if (chipName != "all" && !ChipInfo::lookup(chipName))
+    return fail("unknown chip '" + chipName +
+                "'; known chips: " + ChipInfo::knownChipNames() + ", all");
+  std::vector<std::vector<int64_t>> overrideShapes;
+  if (!shapesText.empty()) {
+    auto parsed = run::parseRunSpecs("// HK-RUN: x shapes=" + shapesText);
+    if (!parsed)
+      return fail(toString(parsed.takeError()));
+    overrideShapes = parsed->front().shapes;
+  }
+
+  json::Array results;
+  unsigned passed = 0, failed = 0;
+  for (const ChipInfo &chip : ChipInfo::all()) {
+    std::vector<const run::RunSpec *> chipSpecs;
+    for (const run::RunSpec &spec : *specs)
+      if (llvm::is_contained(selectChips(spec, chipName), &chip) &&
+          (onlyKernel.empty() || spec.get("kernel") == onlyKernel))
+        chipSpecs.push_back(&spec);
+    if (chipSpecs.empty())
+      continue;
+
+    auto compiled = compileSource(source, input, chip);
+    if (!compiled)
+      return fail(toString(compiled.takeError()));
+    emu::Device device(chip);
+    auto module = device.loadModule(compiled->hsaco);
+    if (!module)
+      return fail(toString(module.takeError()));
+    if (!printJson)
+      outs() << input << " on " << chip.name << " (" << chip.products
+             << "): compiled in " << format("%.3f", compiled->seconds)
+             << " s\n";
+
+    for (const run::RunSpec *spec : chipSpecs) {
+      std::string kernelName = spec->get("kernel");
+      const KernelSignature *signature = compiled->findKernel(kernelName);
+      const KernelInfo *info = (*module)->findKernel(kernelName);
+      if (!signature || !info)
+        return fail(input + ":" + Twine(spec->line) + ": no kernel '" +
+                    kernelName + "' in the example");
+      auto workload = run::makeWorkload(*spec);
+      if (!workload)
+        return fail(input + ": " + toString(workload.takeError()));
+      bool spills = info->vgprSpillCount || info->sgprSpillCount ||
+                    info->privateSegmentFixedSize;
+      if (!printJson)
+        outs() << "  " << kernelName << ": vgpr " << info->vgprCount
+               << ", agpr " << info->agprCount << ", sgpr " << info->sgprCount
+               << ", LDS " << info->groupSegmentFixedSize << " B, "
+               << (spills ? "SPILLS" : "no spills") << " (vgpr "
+               << info->vgprSpillCount << ", sgpr " << info->sgprSpillCount
+               << ", scratch " << info->privateSegmentFixedSize << " B)\n";
+      if (spills && !spillsAllowed) {
+        ++failed;
+        if (!printJson)
+          outs() << "  FAIL: the kernel spills registers\n";
+      }
+
+      const auto &shapes =
+          overrideShapes.empty() ? spec->shapes : overrideShapes;
+      for (const std::vector<int64_t> &shape : shapes) {
+        auto outcome = (*workload)->run(device, **module, *signature, shape,
+                                        inputSeed, options);
+        if (!outcome)
+          return fail(kernelName + ": " + toString(outcome.takeError()));
+        const run::CheckResult &check = outcome->check;
+        bool quiet = outcome->launch.totalReports == 0;
+        bool ok = check.passed() && quiet;
+        ok ? ++passed : ++failed;
+        if (printJson) {
+          results.push_back(json::Object{
+              {"chip", chip.name},
+              {"kernel", kernelName},
+              {"case", outcome->description},
+              {"passed", ok},
+              {"max_abs_error", check.maxAbsError},
+              {"max_rel_error", check.maxRelError},
+              {"worst_error_over_bound", check.worstErrorOverBound},
+              {"failures", check.failures},
+              {"sanitizer_reports", outcome->launch.totalReports},
+              {"compile_seconds", compiled->seconds},
+              {"resources", resourcesJson(*info)},
+              {"counters", outcome->launch.counters.toJson()}});
+          continue;
+        }
+        outs() << "  " << (ok ? "PASS" : "FAIL") << " " << kernelName << " "
+               << outcome->description << ": max abs err "
+               << format("%.3g", check.maxAbsError) << ", max rel err "
+               << format("%.3g", check.maxRelError) << ", worst err/bound "
+               << format("%.3f", check.worstErrorOverBound) << "\n"
+               << "    tolerance: " << check.toleranceRule << "\n";
+        if (!check.passed())
+          outs() << "    " << check.failures << " of " << check.elements
+                 << " elements out of bound; first: " << check.firstFailure
+                 << "\n";
+        printCounters(outs(), outcome->launch.counters,
+                      outcome->launch.seconds);
+        outs() << "    sanitizers: "
+               << (quiet ? std::string("quiet")
+                         : std::to_string(outcome->launch.totalReports) +
+                               " reports")
+               << "\n";
+        for (const emu::SanitizerReport &report : outcome->launch.reports)
+          outs() << "      " << report.message << "\n";
+      }
+    }
+  }
+  if (printJson)
+    outs() << formatv("{0:2}", json::Value(std::move(results))) << "\n";
+  else
+    outs() << passed << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
