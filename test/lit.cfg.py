@@ -29,7 +29,8 @@ if os.path.isdir(upstream_oracles):
     config.substitutions.append(("%upstream_oracles", upstream_oracles))
 
 tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
-hk_tools = [name for name in ["hk-opt", "hk-translate", "hk-report", "hk-emu"]
+hk_tools = [name for name in ["hk-opt", "hk-translate", "hk-report", "hk-emu",
+                              "hk-run"]
             if os.path.exists(os.path.join(config.hk_tools_dir, name))]
 config.available_features.update(hk_tools)
 llvm_config.add_tool_substitutions(

@@ -51,9 +51,12 @@ static llvm::Error checkView(const KernelSignature &signature, size_t index,
   if (rank && view.strides[rank - 1] != 1)
     return makeError(where() + ": the innermost stride must be 1, got " +
                      llvm::Twine(view.strides[rank - 1]));
-  if (!fitsI32(span))
+  // Element and byte offsets (buffer accesses) are 32-bit.
+  if (!fitsI32(span * std::max<int64_t>(param.elementBytes, 1)))
     return makeError(where() + ": the view spans " + llvm::Twine(span) +
-                     " elements; 32-bit offsets reach 2^31 - 1");
+                     " elements of " + llvm::Twine(param.elementBytes) +
+                     " bytes; the kernel's 32-bit offsets reach 2^31 - 1 "
+                     "bytes");
   if (view.address % 16 != 0)
     return makeError(where() + ": the base address must be 16-byte aligned");
   return llvm::Error::success();

@@ -54,6 +54,15 @@ static cl::opt<unsigned> threads("host-threads",
                                  cl::desc("Host threads (0: one per core)"),
                                  cl::init(0), cl::cat(category));
 static cl::opt<bool> asJson("json", cl::desc("Print JSON"), cl::cat(category));
+static cl::opt<bool>
+    compileOnly("compile-only",
+                cl::desc("Only compile, printing the time from source to "
+                         "code object (the minimum over --repeat runs)"),
+                cl::cat(category));
+static cl::opt<unsigned> repeat("repeat",
+                                cl::desc("Compilations per chip with "
+                                         "--compile-only"),
+                                cl::init(1), cl::cat(category));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-run") << message << "\n";
@@ -111,7 +120,9 @@ int main(int argc, char **argv) {
   const std::string input = inputFile, chipName = chipOption,
                     shapesText = shapesOption, onlyKernel = kernelOption;
   const uint64_t inputSeed = seed;
-  const bool printJson = asJson, spillsAllowed = allowSpills;
+  const bool printJson = asJson, spillsAllowed = allowSpills,
+             onlyCompile = compileOnly;
+  const unsigned repeats = std::max(1u, unsigned(repeat));
   emu::LaunchOptions options;
   options.threads = threads;
   if (noSanitizers)
@@ -137,20 +148,45 @@ int main(int argc, char **argv) {
     overrideShapes = parsed->front().shapes;
   }
 
+  // Check every spec before compiling anything.
+  std::vector<std::unique_ptr<run::Workload>> workloads;
+  for (const run::RunSpec &spec : *specs) {
+    auto workload = run::makeWorkload(spec);
+    if (!workload)
+      return fail(input + ": " + toString(workload.takeError()));
+    workloads.push_back(std::move(*workload));
+  }
+
   json::Array results;
   unsigned passed = 0, failed = 0;
   for (const ChipInfo &chip : ChipInfo::all()) {
-    std::vector<const run::RunSpec *> chipSpecs;
-    for (const run::RunSpec &spec : *specs)
+    std::vector<size_t> chipSpecs;
+    for (auto [i, spec] : llvm::enumerate(*specs))
       if (llvm::is_contained(selectChips(spec, chipName), &chip) &&
           (onlyKernel.empty() || spec.get("kernel") == onlyKernel))
-        chipSpecs.push_back(&spec);
+        chipSpecs.push_back(i);
     if (chipSpecs.empty())
       continue;
 
     auto compiled = compileSource(source, input, chip);
     if (!compiled)
       return fail(toString(compiled.takeError()));
+    if (onlyCompile) {
+      double best = compiled->seconds;
+      for (unsigned i = 1; i < repeats; ++i) {
+        auto again = compileSource(source, input, chip);
+        if (!again)
+          return fail(toString(again.takeError()));
+        best = std::min(best, again->seconds);
+      }
+      outs() << input << " " << chip.name << ": " << format("%.3f", best)
+             << " s from .mlir to hsaco (best of " << repeats << ")\n";
+      continue;
+    }
+    for (size_t i : chipSpecs)
+      if (!compiled->findKernel((*specs)[i].get("kernel")))
+        return fail(input + ":" + Twine((*specs)[i].line) + ": no kernel '" +
+                    (*specs)[i].get("kernel") + "' in the example");
     emu::Device device(chip);
     auto module = device.loadModule(compiled->hsaco);
     if (!module)
@@ -160,16 +196,15 @@ int main(int argc, char **argv) {
              << "): compiled in " << format("%.3f", compiled->seconds)
              << " s\n";
 
-    for (const run::RunSpec *spec : chipSpecs) {
+    for (size_t specIndex : chipSpecs) {
+      const run::RunSpec *spec = &(*specs)[specIndex];
+      const run::Workload &workload = *workloads[specIndex];
       std::string kernelName = spec->get("kernel");
       const KernelSignature *signature = compiled->findKernel(kernelName);
       const KernelInfo *info = (*module)->findKernel(kernelName);
       if (!signature || !info)
         return fail(input + ":" + Twine(spec->line) + ": no kernel '" +
                     kernelName + "' in the example");
-      auto workload = run::makeWorkload(*spec);
-      if (!workload)
-        return fail(input + ": " + toString(workload.takeError()));
       bool spills = info->vgprSpillCount || info->sgprSpillCount ||
                     info->privateSegmentFixedSize;
       if (!printJson)
@@ -188,8 +223,8 @@ int main(int argc, char **argv) {
       const auto &shapes =
           overrideShapes.empty() ? spec->shapes : overrideShapes;
       for (const std::vector<int64_t> &shape : shapes) {
-        auto outcome = (*workload)->run(device, **module, *signature, shape,
-                                        inputSeed, options);
+        auto outcome = workload.run(device, **module, *signature, shape,
+                                    inputSeed, options);
         if (!outcome)
           return fail(kernelName + ": " + toString(outcome.takeError()));
         const run::CheckResult &check = outcome->check;
@@ -234,6 +269,8 @@ int main(int argc, char **argv) {
       }
     }
   }
+  if (onlyCompile)
+    return 0;
   if (printJson)
     outs() << formatv("{0:2}", json::Value(std::move(results))) << "\n";
   else

@@ -1,0 +1,48 @@
+// C = A * B^T in fp8 for gfx942: FNUZ E4M3 inputs (f8E4M3FNUZ), f32
+// accumulation, bf16 output. K advances 128 elements (128 bytes) per step.
+// gfx942 matrix cores read FNUZ fp8; hk-mfma-layout picks
+// v_mfma_f32_16x16x32_fp8_fp8.
+module attributes {hk.target = #hk.target<"gfx942">} {
+  hk.kernel @gemm_abt_fp8(%A: !hk.gl<?x?xf8E4M3FNUZ>, %B: !hk.gl<?x?xf8E4M3FNUZ>,
+                          %C: !hk.gl<?x?xbf16>) waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %ckm1 = arith.constant 127 : index
+    %ck = arith.constant 128 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c2 : index
+    %wn = arith.remui %w, %c2 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xf8E4M3FNUZ>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+
+    %sA = hk.alloc : !hk.st<128x128xf8E4M3FNUZ>
+    %sB = hk.alloc : !hk.st<128x128xf8E4M3FNUZ>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c = %zero)
+        -> !hk.rt<64x64xf32> {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xf8E4M3FNUZ>, !hk.st<128x128xf8E4M3FNUZ>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xf8E4M3FNUZ>, !hk.st<128x128xf8E4M3FNUZ>
+      hk.barrier
+      %a = hk.load %sA[%wm, %c0] : !hk.st<128x128xf8E4M3FNUZ> -> !hk.rt<64x128xf8E4M3FNUZ>
+      %b = hk.load %sB[%wn, %c0] : !hk.st<128x128xf8E4M3FNUZ> -> !hk.rt<64x128xf8E4M3FNUZ>
+      %d = hk.mma abt %a, %b, %c
+          : !hk.rt<64x128xf8E4M3FNUZ>, !hk.rt<64x128xf8E4M3FNUZ>, !hk.rt<64x64xf32>
+      // Everyone is done reading before the next tiles overwrite LDS.
+      hk.barrier
+      scf.yield %d : !hk.rt<64x64xf32>
+    }
+
+    %tm0 = arith.muli %bm, %c2 : index
+    %tm = arith.addi %tm0, %wm : index
+    %tn0 = arith.muli %bn, %c2 : index
+    %tn = arith.addi %tn0, %wn : index
+    hk.store %acc, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
+    hk.return
+  }
+}
+
+// HK-RUN: gemm kernel=gemm_abt_fp8 form=abt block=128x128 chips=gfx942 shapes=128x128x256,100x200x130

@@ -1,0 +1,84 @@
+// RUN: hk-opt %s -split-input-file --hk-mfma-layout --convert-hk-to-amdgpu -verify-diagnostics | FileCheck %s
+
+// One addrspace(3) global per kernel; allocations at 16-byte aligned
+// offsets in order.
+// CHECK: llvm.mlir.global internal @lds__lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4108 x i8>
+// CHECK-LABEL: llvm.func @lds
+// CHECK: %[[C4096:.*]] = arith.constant 4096 : i32
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @lds__lds : !llvm.ptr<3>
+// CHECK: llvm.getelementptr %[[BASE]][%[[C4096]]]
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @lds() waves(1) {
+  %s = hk.alloc : !hk.st<32x64xbf16>
+  %v = hk.alloc : !hk.sv<3xf32>
+  %t = hk.zero : !hk.rt<32x64xbf16, row>
+  hk.store %t, %s : !hk.rt<32x64xbf16, row> -> !hk.st<32x64xbf16>
+  hk.return
+}
+}
+
+// -----
+
+// A swizzled shared tile: each 8-element group moves by an XOR with the
+// row's phase; row-layout reads stay 8-byte vectors (within a group).
+// CHECK-LABEL: llvm.func @swizzled
+// CHECK: arith.xori
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xbf16>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @swizzled() waves(1) {
+  %s = hk.alloc : !hk.st<32x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
+  %t = hk.load %s : !hk.st<32x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>> -> !hk.rt<32x64xbf16, row>
+  hk.return
+}
+}
+
+// -----
+
+// A group load: inside the view, 16-byte global loads and LDS stores;
+// at the edges, a loop of masked buffer loads.
+// CHECK-LABEL: llvm.func @group_load
+// CHECK: scf.if
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: rocdl.raw.ptr.buffer.load %{{.*}} : bf16
+// CHECK: llvm.store %{{.*}} : bf16, !llvm.ptr<3>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @group_load(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<64x64xbf16>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  hk.return
+}
+}
+
+// -----
+
+// A layout conversion that moves data goes through the wave's LDS scratch,
+// fenced so the compiler keeps the writes before the reads.
+// CHECK: llvm.mlir.global internal @convert__lds() {{.*}} : !llvm.array<16384 x i8>
+// CHECK-LABEL: llvm.func @convert
+// CHECK: llvm.fence syncscope("wavefront") acq_rel
+// CHECK: llvm.store
+// CHECK: llvm.fence syncscope("wavefront") acq_rel
+// CHECK: llvm.load
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @convert() waves(4) {
+  %t = hk.zero : !hk.rt<32x32xf32, row>
+  %u = hk.convert_layout %t : !hk.rt<32x32xf32, row> -> !hk.rt<32x32xf32, col>
+  hk.return
+}
+}
+
+// -----
+
+module attributes {hk.target = #hk.target<"gfx942">} {
+// expected-error @below {{needs 81920 bytes of LDS including 16384 bytes of scratch for layout conversions, but gfx942 has 65536}}
+hk.kernel @scratch_overflow() waves(4) {
+  %s = hk.alloc : !hk.st<256x128xbf16>
+  %t = hk.zero : !hk.rt<32x32xf32, row>
+  %u = hk.convert_layout %t : !hk.rt<32x32xf32, row> -> !hk.rt<32x32xf32, col>
+  hk.return
+}
+}

@@ -1,0 +1,143 @@
+// RUN: hk-opt %s -split-input-file --hk-mfma-layout -verify-diagnostics | FileCheck %s
+
+// bf16 on gfx942: 16x16x16; every tile takes the layout its MFMA reads, the
+// loop-carried accumulator included.
+// CHECK-LABEL: hk.kernel @bf16_gfx942
+// CHECK: hk.zero : !hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>
+// CHECK: scf.for {{.*}} -> (!hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>)
+// CHECK: hk.load {{.*}} -> !hk.rt<64x32xbf16, #hk.mfma<a, 16x16x16>>
+// CHECK: hk.load {{.*}} -> !hk.rt<64x32xbf16, #hk.mfma<a, 16x16x16>>
+// CHECK: hk.mma abt {{.*}} {instr = #hk.mfma_shape<16x16x16>}
+// CHECK-NOT: hk.convert_layout
+// CHECK: hk.relu %{{.*}} : !hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @bf16_gfx942(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = hk.zero : !hk.rt<64x64xf32>
+  %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%c = %z) -> !hk.rt<64x64xf32> {
+    %a = hk.load %A[%c0, %k] : !hk.gl<?x?xbf16> -> !hk.rt<64x32xbf16>
+    %b = hk.load %A[%c1, %k] : !hk.gl<?x?xbf16> -> !hk.rt<64x32xbf16>
+    %d = hk.mma abt %a, %b, %c : !hk.rt<64x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<64x64xf32>
+    scf.yield %d : !hk.rt<64x64xf32>
+  }
+  %r = hk.relu %acc : !hk.rt<64x64xf32>
+  hk.store %r, %C[%c0, %c0] : !hk.rt<64x64xf32> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}
+
+// -----
+
+// bf16 on gfx950: the double-rate 16x16x32; operands stored K x M / K x N
+// (atb) take the B-operand layout.
+// CHECK-LABEL: hk.kernel @bf16_gfx950_atb
+// CHECK: hk.mma atb {{.*}} {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<64x32xbf16, #hk.mfma<b, 16x16x32>>, !hk.rt<64x32xbf16, #hk.mfma<b, 16x16x32>>, !hk.rt<32x32xf32, #hk.mfma<acc, 16x16x32>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @bf16_gfx950_atb() waves(4) {
+  %a = hk.zero : !hk.rt<64x32xbf16>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma atb %a, %a, %c : !hk.rt<64x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A user-written `row` B operand of an A*B^T is the 16x16x16 A-operand
+// layout, so gfx950 takes 16x16x16 rather than convert it.
+// CHECK-LABEL: hk.kernel @pinned_row
+// CHECK: hk.mma abt {{.*}} {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<32x32xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<32x32xbf16, row>
+// CHECK-NOT: hk.convert_layout
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @pinned_row() waves(4) {
+  %a = hk.zero : !hk.rt<32x32xbf16>
+  %b = hk.zero : !hk.rt<32x32xbf16, row>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma abt %a, %b, %c : !hk.rt<32x32xbf16>, !hk.rt<32x32xbf16, row>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A pinned instruction is kept; layouts that disagree with it get
+// conversions, and the product converts back to the accumulator's class.
+// CHECK-LABEL: hk.kernel @pinned_instr
+// CHECK: %[[A:.*]] = hk.zero : !hk.rt<32x32xbf16, row>
+// CHECK: %[[C:.*]] = hk.zero : !hk.rt<32x32xf32, row>
+// CHECK: %[[CA:.*]] = hk.convert_layout %[[A]] : !hk.rt<32x32xbf16, row> -> !hk.rt<32x32xbf16, #hk.mfma<a, 32x32x16>>
+// CHECK: %[[CC:.*]] = hk.convert_layout %[[C]] : !hk.rt<32x32xf32, row> -> !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x16>>
+// CHECK: %[[D:.*]] = hk.mma ab %[[CA]], %{{.*}}, %[[CC]] {instr = #hk.mfma_shape<32x32x16>}
+// CHECK: %[[BACK:.*]] = hk.convert_layout %[[D]] : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x16>> -> !hk.rt<32x32xf32, row>
+// CHECK: hk.exp2 %[[BACK]]
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @pinned_instr() waves(4) {
+  %a = hk.zero : !hk.rt<32x32xbf16, row>
+  %b = hk.zero : !hk.rt<32x32xbf16>
+  %c = hk.zero : !hk.rt<32x32xf32, row>
+  %d = hk.mma ab %a, %b, %c {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<32x32xbf16, row>, !hk.rt<32x32xbf16>, !hk.rt<32x32xf32, row>
+  %e = hk.exp2 %d : !hk.rt<32x32xf32, row>
+  hk.return
+}
+}
+
+// -----
+
+// fp8: FNUZ 16x16x32 on gfx942; on gfx950 the scaled f8f6f4 shapes
+// (16x16x128, or 32x32x64 when K is 64), which run at twice the rate.
+// CHECK-LABEL: hk.kernel @fp8_gfx942
+// CHECK: {instr = #hk.mfma_shape<16x16x32>}
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @fp8_gfx942() waves(4) {
+  %a = hk.zero : !hk.rt<32x128xf8E4M3FNUZ>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<32x128xf8E4M3FNUZ>, !hk.rt<32x128xf8E4M3FNUZ>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// CHECK-LABEL: hk.kernel @fp8_gfx950
+// CHECK: {instr = #hk.mfma_shape<16x16x128>} : !hk.rt<32x128xf8E4M3FN, #hk.mfma<a, 16x16x128>>
+// CHECK: {instr = #hk.mfma_shape<32x32x64>} : !hk.rt<32x64xf8E4M3FN, #hk.mfma<a, 32x32x64>>
+// CHECK-NOT: hk.convert_layout
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @fp8_gfx950() waves(4) {
+  %a = hk.zero : !hk.rt<32x128xf8E4M3FN>
+  %a2 = hk.zero : !hk.rt<32x64xf8E4M3FN>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %c2 = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<32x128xf8E4M3FN>, !hk.rt<32x128xf8E4M3FN>, !hk.rt<32x32xf32>
+  %e = hk.mma abt %a2, %a2, %c2 : !hk.rt<32x64xf8E4M3FN>, !hk.rt<32x64xf8E4M3FN>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// f32 operands use 16x16x4; tiles no MFMA reads default to `row`.
+// CHECK-LABEL: hk.kernel @f32_and_default
+// CHECK: {instr = #hk.mfma_shape<16x16x4>}
+// CHECK: hk.zero : !hk.rt<16x16xf16, row>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @f32_and_default() waves(4) {
+  %a = hk.zero : !hk.rt<16x16xf32>
+  %c = hk.zero : !hk.rt<16x16xf32>
+  %d = hk.mma ab %a, %a, %c : !hk.rt<16x16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x16xf32>
+  %u = hk.zero : !hk.rt<16x16xf16>
+  hk.return
+}
+}
+
+// -----
+
+hk.kernel @no_target() waves(4) {
+  %a = hk.zero : !hk.rt<16x16xbf16>
+  %c = hk.zero : !hk.rt<16x16xf32>
+  // expected-error @below {{needs a target chip to choose an MFMA; run hk-target first}}
+  %d = hk.mma ab %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+  hk.return
+}

@@ -1,0 +1,2 @@
+module {}
+// HK-RUN: gemm kernel=nope form=ab block=16x16 shapes=16x16x16
