@@ -249,6 +249,8 @@ struct Workgroup {
   /// Per LDS dword: id+1 of the wave whose direct-to-LDS load still writes
   /// it (0: none).
   std::vector<uint16_t> dmaPending;
+  /// Direct-to-LDS loads of any wave not yet retired (0: skip the checks).
+  unsigned dmaOutstanding = 0;
   std::vector<std::unique_ptr<Wave>> waves;
   unsigned numWaves = 0;
   KernelCounters counters;

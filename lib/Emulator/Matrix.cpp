@@ -5,6 +5,8 @@
 #include "Interp.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <vector>
 
 using namespace hk;
@@ -122,15 +124,31 @@ static unsigned blgpSourceLane(unsigned blgp, unsigned lane) {
   }
 }
 
-void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
-                          const MfmaOperands &ops) {
-  unsigned M = instr.m, N = instr.n, K = instr.k, B = instr.blocks;
+namespace {
+/// Where every A, B and D element of one MFMA configuration lives, packed as
+/// reg | lane << 8 | bitLo << 16, computed once per configuration.
+struct MfmaPlan {
+  std::vector<uint32_t> a, b, d;
+};
+} // namespace
+
+static uint32_t packLocation(MfmaLocation loc) {
+  return loc.reg | (loc.lane << 8) | (loc.bitLo << 16);
+}
+
+static const MfmaPlan &planFor(const MfmaInstr &instr,
+                               const MfmaOperands &ops) {
   bool scaled = instr.a == MfmaElement::F8F6F4;
   unsigned fmtA = scaled ? ops.cbsz : 0, fmtB = scaled ? ops.blgp : 0;
-  unsigned bitsA = mfmaOperandBits(instr, fmtA);
-  unsigned bitsB = mfmaOperandBits(instr, fmtB);
-  bool f64Elements = instr.a == MfmaElement::F64;
-  std::vector<double> a(size_t(B) * M * K), b(size_t(B) * K * N);
+  using Key = std::tuple<const MfmaInstr *, unsigned, unsigned, unsigned,
+                         unsigned, unsigned>;
+  thread_local std::map<Key, MfmaPlan> plans;
+  Key key{&instr, ops.cbsz, ops.abid, ops.blgp, fmtA, fmtB};
+  auto it = plans.find(key);
+  if (it != plans.end())
+    return it->second;
+  unsigned M = instr.m, N = instr.n, K = instr.k, B = instr.blocks;
+  MfmaPlan plan;
   for (unsigned blk = 0; blk < B; ++blk) {
     // cbsz/abid: blocks in groups of 2^cbsz read A from block abid.
     unsigned srcBlock = scaled || ops.cbsz == 0
@@ -138,72 +156,113 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
                             : ((blk >> ops.cbsz) << ops.cbsz) |
                                   (ops.abid & ((1u << ops.cbsz) - 1));
     for (unsigned i = 0; i < M; ++i)
-      for (unsigned k = 0; k < K; ++k) {
-        MfmaLocation loc = mfmaALocation(instr, i, k, srcBlock, fmtA);
-        double v;
-        if (f64Elements)
-          v = bitsToF64(ops.a[loc.reg][loc.lane] |
-                        (uint64_t(ops.a[loc.reg + 1][loc.lane]) << 32));
-        else
-          v = decodeElement(readBits(ops.a, loc, bitsA), instr.a, fp8, fmtA);
-        if (scaled && ops.scaleA)
-          v *= e8m0ToDouble(
-              uint8_t(ops.scaleA[loc.lane] >> (8 * ops.scaleByteA)));
-        a[(size_t(blk) * M + i) * K + k] = v;
-      }
+      for (unsigned k = 0; k < K; ++k)
+        plan.a.push_back(
+            packLocation(mfmaALocation(instr, i, k, srcBlock, fmtA)));
     for (unsigned k = 0; k < K; ++k)
       for (unsigned j = 0; j < N; ++j) {
         MfmaLocation loc = mfmaBLocation(instr, k, j, blk, fmtB);
         if (!scaled)
           loc.lane = blgpSourceLane(ops.blgp, loc.lane);
-        double v;
-        if (f64Elements)
-          v = bitsToF64(ops.b[loc.reg][loc.lane] |
-                        (uint64_t(ops.b[loc.reg + 1][loc.lane]) << 32));
-        else
-          v = decodeElement(readBits(ops.b, loc, bitsB), instr.b, fp8, fmtB);
-        if (scaled && ops.scaleB)
-          v *= e8m0ToDouble(
-              uint8_t(ops.scaleB[loc.lane] >> (8 * ops.scaleByteB)));
-        b[(size_t(blk) * K + k) * N + j] = v;
+        plan.b.push_back(packLocation(loc));
       }
-  }
-  // Results go to a temporary first: D may alias A, B or C.
-  unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
-  std::vector<uint32_t> out(size_t(accRegs) * 64);
-  for (unsigned blk = 0; blk < B; ++blk)
     for (unsigned i = 0; i < M; ++i)
+      for (unsigned j = 0; j < N; ++j)
+        plan.d.push_back(packLocation(mfmaDLocation(instr, i, j, blk)));
+  }
+  return plans.emplace(key, std::move(plan)).first->second;
+}
+
+/// Decodes every element of one operand, in plan order, into `out`.
+static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
+                          unsigned bits, const uint32_t (*regs)[64],
+                          const std::vector<uint32_t> &plan,
+                          const uint32_t *scale, unsigned scaleByte,
+                          double *out) {
+  size_t n = plan.size();
+  if (kind == MfmaElement::F64) {
+    for (size_t e = 0; e < n; ++e) {
+      uint32_t p = plan[e];
+      unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
+      out[e] =
+          bitsToF64(regs[reg][lane] | (uint64_t(regs[reg + 1][lane]) << 32));
+    }
+    return;
+  }
+  // Narrow kinds decode through a table built per call (at most 256).
+  double table[256];
+  bool tabulated = bits <= 8;
+  if (tabulated)
+    for (unsigned v = 0; v < (1u << bits); ++v)
+      table[v] = decodeElement(v, kind, fp8, format);
+  for (size_t e = 0; e < n; ++e) {
+    uint32_t p = plan[e];
+    MfmaLocation loc{p & 0xff, (p >> 8) & 0xff, p >> 16};
+    uint32_t raw = readBits(regs, loc, bits);
+    double v;
+    if (tabulated)
+      v = table[raw];
+    else if (kind == MfmaElement::BF16)
+      v = bitsToF32(raw << 16);
+    else if (kind == MfmaElement::F32)
+      v = bitsToF32(raw);
+    else
+      v = decodeElement(raw, kind, fp8, format);
+    if (scale)
+      v *= e8m0ToDouble(uint8_t(scale[loc.lane] >> (8 * scaleByte)));
+    out[e] = v;
+  }
+}
+
+void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
+                          const MfmaOperands &ops) {
+  unsigned M = instr.m, N = instr.n, K = instr.k, B = instr.blocks;
+  bool scaled = instr.a == MfmaElement::F8F6F4;
+  unsigned fmtA = scaled ? ops.cbsz : 0, fmtB = scaled ? ops.blgp : 0;
+  const MfmaPlan &plan = planFor(instr, ops);
+  thread_local std::vector<double> a, b;
+  a.resize(plan.a.size());
+  b.resize(plan.b.size());
+  decodeOperand(instr.a, fp8, fmtA, mfmaOperandBits(instr, fmtA), ops.a, plan.a,
+                scaled ? ops.scaleA : nullptr, ops.scaleByteA, a.data());
+  decodeOperand(instr.b, fp8, fmtB, mfmaOperandBits(instr, fmtB), ops.b, plan.b,
+                scaled ? ops.scaleB : nullptr, ops.scaleByteB, b.data());
+  // Results go to a temporary first: D may alias C.
+  unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
+  uint32_t out[32][64];
+  for (unsigned blk = 0; blk < B; ++blk)
+    for (unsigned i = 0; i < M; ++i) {
+      const double *ar = &a[(size_t(blk) * M + i) * K];
       for (unsigned j = 0; j < N; ++j) {
-        MfmaLocation loc = mfmaDLocation(instr, i, j, blk);
-        const double *ar = &a[(size_t(blk) * M + i) * K];
+        uint32_t p = plan.d[(size_t(blk) * M + i) * N + j];
+        unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
         const double *bc = &b[size_t(blk) * K * N + j];
         if (instr.acc == MfmaElement::I32) {
-          int64_t sum = int32_t(ops.c[loc.reg][loc.lane]);
+          int64_t sum = int32_t(ops.c[reg][lane]);
           for (unsigned k = 0; k < K; ++k)
             sum += int64_t(ar[k]) * int64_t(bc[size_t(k) * N]);
-          out[size_t(loc.reg) * 64 + loc.lane] = uint32_t(sum);
+          out[reg][lane] = uint32_t(sum);
           continue;
         }
         if (instr.acc == MfmaElement::F64) {
-          double sum =
-              bitsToF64(ops.c[loc.reg][loc.lane] |
-                        (uint64_t(ops.c[loc.reg + 1][loc.lane]) << 32));
+          double sum = bitsToF64(ops.c[reg][lane] |
+                                 (uint64_t(ops.c[reg + 1][lane]) << 32));
           for (unsigned k = 0; k < K; ++k)
             sum = std::fma(ar[k], bc[size_t(k) * N], sum);
           uint64_t bits = f64ToBits(sum);
-          out[size_t(loc.reg) * 64 + loc.lane] = uint32_t(bits);
-          out[size_t(loc.reg + 1) * 64 + loc.lane] = uint32_t(bits >> 32);
+          out[reg][lane] = uint32_t(bits);
+          out[reg + 1][lane] = uint32_t(bits >> 32);
           continue;
         }
         double sum = 0;
         for (unsigned k = 0; k < K; ++k)
           sum += ar[k] * bc[size_t(k) * N];
-        sum += bitsToF32(ops.c[loc.reg][loc.lane]);
-        out[size_t(loc.reg) * 64 + loc.lane] = f32ToBits(float(sum));
+        sum += bitsToF32(ops.c[reg][lane]);
+        out[reg][lane] = f32ToBits(float(sum));
       }
+    }
   for (unsigned r = 0; r < accRegs; ++r)
-    for (unsigned l = 0; l < 64; ++l)
-      ops.d[r][l] = out[size_t(r) * 64 + l];
+    std::memcpy(ops.d[r], out[r], sizeof(out[r]));
 }
 
 // Handlers

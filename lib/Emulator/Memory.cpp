@@ -69,7 +69,7 @@ static void ldsBookkeeping(Wave &w, const Instr &in, PendingOp *op,
     else
       op->ldsRanges.push_back({address, size});
   }
-  if (!write && w.wg->launch->sanitize.waitcnt)
+  if (!write && w.wg->dmaOutstanding && w.wg->launch->sanitize.waitcnt)
     checkDmaPendingRead(w, in, address, size, lane);
 }
 

@@ -154,6 +154,7 @@ static void retire(Wave &w, const PendingOp &op) {
     }
   }
   if (op.dma) {
+    --w.wg->dmaOutstanding;
     std::vector<uint16_t> &pending = w.wg->dmaPending;
     for (auto [address, size] : op.ldsRanges)
       for (uint32_t d = address / 4;
@@ -226,6 +227,8 @@ void hk::emu::checkPendingRead(Wave &w, const Instr &in, const Operand &op) {
 
 void hk::emu::noteDmaWrite(Wave &w, PendingOp &op, uint32_t address,
                            unsigned size) {
+  if (!op.dma)
+    ++w.wg->dmaOutstanding;
   op.dma = true;
   if (!op.ldsRanges.empty() &&
       op.ldsRanges.back().first + op.ldsRanges.back().second == address)
@@ -323,31 +326,43 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
   if (stats.mnemonic.empty())
     stats.mnemonic = in.mnemonic;
   ++stats.executions;
-  uint64_t keys[256];
+  // Distinct dwords per bank in the current phase; a stamp per bank avoids
+  // clearing the lists between phases.
+  thread_local uint32_t stamp[64], count[64], dwordsOf[64][64];
+  thread_local uint32_t phaseId = 0;
+  unsigned banks = std::min(model.banks, 64u);
   for (unsigned first = 0; first < kWaveSize; first += lanesPerPhase) {
     uint64_t phaseMask =
         mask & (lanesPerPhase >= 64 ? ~0ull
                                     : (((1ull << lanesPerPhase) - 1) << first));
     if (!phaseMask)
       continue;
-    unsigned n = 0;
+    ++phaseId;
+    unsigned worst = 0;
     forEachLane(phaseMask, [&](unsigned lane) {
       for (const uint32_t *addr : {addr0, addr1}) {
         if (!addr)
           continue;
-        for (unsigned d = 0; d < dwords && n < 256; ++d) {
-          uint64_t dword = addr[lane] / 4 + d;
-          keys[n++] = (uint64_t(dword % model.banks) << 40) | dword;
+        for (unsigned d = 0; d < dwords; ++d) {
+          uint32_t dword = addr[lane] / 4 + d;
+          unsigned bank = dword % banks;
+          if (stamp[bank] != phaseId) {
+            stamp[bank] = phaseId;
+            count[bank] = 0;
+          }
+          uint32_t *list = dwordsOf[bank];
+          unsigned n = count[bank];
+          bool seen = false;
+          for (unsigned i = 0; i < n && !seen; ++i)
+            seen = list[i] == dword;
+          if (seen || n == 64)
+            continue;
+          list[n] = dword;
+          count[bank] = n + 1;
+          worst = std::max(worst, n + 1);
         }
       }
     });
-    std::sort(keys, keys + n);
-    n = std::unique(keys, keys + n) - keys;
-    unsigned worst = 0, run = 0;
-    for (unsigned i = 0; i < n; ++i) {
-      run = (i > 0 && (keys[i] >> 40) == (keys[i - 1] >> 40)) ? run + 1 : 1;
-      worst = std::max(worst, run);
-    }
     ++stats.phases;
     stats.extraCycles += worst > 0 ? worst - 1 : 0;
   }
@@ -373,6 +388,13 @@ static void initializeWave(Workgroup &wg, Wave &w, unsigned index) {
   w.cacheLo = 1;
   w.cacheHi = 0;
   w.pc = L.entryPc;
+
+  // Registers the kernel uses start at zero so that results never depend on
+  // which workgroup ran on this host thread before.
+  unsigned vgprs = std::min(L.kernel->vgprCount + 8, kAgprBase);
+  unsigned agprs = std::min(L.kernel->agprCount + 8, kNumVgprs - kAgprBase);
+  std::memset(w.v, 0, sizeof(w.v[0]) * vgprs);
+  std::memset(w.v[kAgprBase], 0, sizeof(w.v[0]) * agprs);
 
   unsigned sgpr = 0;
   if (L.enablePrivateSegmentBuffer)
@@ -533,6 +555,7 @@ void hk::emu::runWorkgroup(Workgroup &wg) {
   if (L.sanitize.ldsRace)
     std::fill(wg.shadow.begin(), wg.shadow.end(), LdsShadow());
   std::fill(wg.dmaPending.begin(), wg.dmaPending.end(), 0);
+  wg.dmaOutstanding = 0;
   for (unsigned i = 0; i < wg.numWaves; ++i)
     initializeWave(wg, *wg.waves[i], i);
 

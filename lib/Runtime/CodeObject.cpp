@@ -6,6 +6,7 @@
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,6 +16,8 @@
 
 using namespace hk;
 using ELFT = llvm::object::ELF64LE;
+
+static constexpr uint64_t kMaxSegmentBytes = 256ull << 20;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -147,6 +150,55 @@ static llvm::Error readKernels(llvm::msgpack::Document &doc,
   return llvm::Error::success();
 }
 
+/// Checks one msgpack object (and what it contains) before msgpack::Document
+/// sees it: the Document's map ordering cannot compare keys of mixed kinds,
+/// which corrupt notes have.
+static bool isWellFormedMsgpack(llvm::msgpack::Reader &reader, unsigned depth,
+                                bool mustBeString) {
+  llvm::msgpack::Object object;
+  llvm::Expected<bool> read = reader.read(object);
+  if (!read) {
+    llvm::consumeError(read.takeError());
+    return false;
+  }
+  if (!*read || depth > 16)
+    return false;
+  if (mustBeString && object.Kind != llvm::msgpack::Type::String)
+    return false;
+  if (object.Kind == llvm::msgpack::Type::Map) {
+    for (size_t i = 0; i < object.Length; ++i)
+      if (!isWellFormedMsgpack(reader, depth + 1, true) ||
+          !isWellFormedMsgpack(reader, depth + 1, false))
+        return false;
+  } else if (object.Kind == llvm::msgpack::Type::Array) {
+    for (size_t i = 0; i < object.Length; ++i)
+      if (!isWellFormedMsgpack(reader, depth + 1, false))
+        return false;
+  }
+  return true;
+}
+
+/// Whether every map in the metadata has string keys (msgpack's map
+/// ordering cannot compare keys of mixed kinds, which corrupt notes have).
+static bool hasStringKeys(llvm::msgpack::DocNode &node, unsigned depth) {
+  if (depth > 16)
+    return false;
+  if (node.getKind() == llvm::msgpack::Type::Map) {
+    for (auto &entry : node.getMap()) {
+      if (entry.first.getKind() != llvm::msgpack::Type::String)
+        return false;
+      if (!hasStringKeys(entry.second, depth + 1))
+        return false;
+    }
+    return true;
+  }
+  if (node.getKind() == llvm::msgpack::Type::Array)
+    for (llvm::msgpack::DocNode &element : node.getArray())
+      if (!hasStringKeys(element, depth + 1))
+        return false;
+  return true;
+}
+
 /// Copies `size` bytes at virtual address `address` out of the segments.
 static bool readAddress(const std::vector<Segment> &segments, uint64_t address,
                         void *out, size_t size) {
@@ -197,9 +249,17 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
   std::string metadataBlob;
   for (const ELFT::Phdr &phdr : *programHeaders) {
     if (phdr.p_type == llvm::ELF::PT_LOAD) {
-      if (phdr.p_offset + phdr.p_filesz > bytes.size() ||
+      if (phdr.p_offset > bytes.size() ||
+          phdr.p_filesz > bytes.size() - phdr.p_offset ||
           phdr.p_filesz > phdr.p_memsz)
         return makeError("a loadable segment lies outside the file");
+      // Code objects are kilobytes to megabytes; a huge in-memory size is a
+      // corrupt header, not something to allocate.
+      if (phdr.p_memsz > kMaxSegmentBytes)
+        return makeError("a loadable segment claims " +
+                         llvm::Twine(phdr.p_memsz) +
+                         " bytes in memory (at most " +
+                         llvm::Twine(kMaxSegmentBytes) + " are accepted)");
       Segment segment;
       segment.address = phdr.p_vaddr;
       segment.memorySize = phdr.p_memsz;
@@ -223,9 +283,16 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
   if (metadataBlob.empty())
     return makeError("code object has no AMDGPU metadata note");
 
+  llvm::msgpack::Reader reader(metadataBlob);
+  if (!isWellFormedMsgpack(reader, 0, /*mustBeString=*/false))
+    return makeError("code object metadata is malformed (truncated msgpack, "
+                     "a map key that is not a string, or nesting too deep)");
   llvm::msgpack::Document doc;
   if (!doc.readFromBlob(metadataBlob, /*Multi=*/false))
     return makeError("code object metadata note is not valid msgpack");
+  if (!hasStringKeys(doc.getRoot(), 0))
+    return makeError("code object metadata is malformed (a map key is not a "
+                     "string, or nesting is too deep)");
   if (llvm::Error error = readKernels(doc, object.kernels, object.target))
     return std::move(error);
 
