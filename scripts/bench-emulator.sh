@@ -33,18 +33,21 @@ for chip in gfx942 gfx950; do
   "$CLANG" -x hip --cuda-device-only --no-gpu-bundle-output -nogpulib \
     -nogpuinc -O3 --offload-arch=$chip -I "$ROOT/test/Emulator/Inputs" \
     "$ROOT/test/Emulator/Inputs/gemm.hip" -o "$WORK/gemm-$chip.hsaco"
-  for threads in 1 0; do
+  for config in "1 all" "0 all" "1 none"; do
+    read -r threads sanitize <<<"$config"
     "$HK_EMU" "$WORK/gemm-$chip.hsaco" --grid=$((SIZE / 32)),$((SIZE / 32)) \
       --block=256 --arg=buf:"$WORK/a.npy" --arg=buf:"$WORK/b.npy" \
       --arg=out:f32:$((SIZE * SIZE)) --arg=i32:$SIZE --arg=i32:$SIZE \
-      --arg=i32:$SIZE --host-threads=$threads --json >"$WORK/run.json"
-    /usr/bin/python3 - "$WORK/run.json" "$chip" "$threads" "$SIZE" <<'PY'
+      --arg=i32:$SIZE --host-threads=$threads --sanitize=$sanitize \
+      --json >"$WORK/run.json"
+    /usr/bin/python3 - "$WORK/run.json" "$chip" "$threads" "$SIZE" "$sanitize" <<'PY'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
-chip, threads, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+chip, threads, n, sanitize = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 c, s = r["counters"], r["seconds"]
 label = "1 thread" if threads == 1 else f"{os.cpu_count()} threads"
-print(f"hk-emu {chip} bf16 gemm {n}^3, sanitizers on, {label}: "
+state = "on" if sanitize == "all" else "off"
+print(f"hk-emu {chip} bf16 gemm {n}^3, sanitizers {state}, {label}: "
       f"{s:.2f} s, {c['wave_instructions'] / s / 1e6:.2f} M wave-instr/s, "
       f"{c['mfma']['flops'] / s / 1e9:.3f} GFLOP/s emulated MFMA")
 PY

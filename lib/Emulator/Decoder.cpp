@@ -111,11 +111,6 @@ static bool parseBitList(llvm::StringRef text, uint8_t &bits,
   return true;
 }
 
-/// Apertures of the flat address space: the high 32 bits of a flat address
-/// that lands in LDS (shared) or scratch (private).
-constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
-constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
-
 static bool parseRegisterName(llvm::StringRef token, Operand &op) {
   struct Aperture {
     const char *name;

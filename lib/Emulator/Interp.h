@@ -36,6 +36,11 @@ constexpr unsigned kVccLo = 106;
 constexpr unsigned kTtmp0 = 108;
 constexpr unsigned kM0 = 124;
 constexpr unsigned kExecLo = 126;
+/// Apertures of the flat address space (src_shared_base and
+/// src_private_base): flat addresses with these high bits land in LDS or in
+/// scratch.
+constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
+constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
 
 enum class OpKind : uint8_t { None, Vgpr, Sgpr, Imm, Off };
 

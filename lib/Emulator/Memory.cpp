@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace hk;
 using namespace hk::emu;
@@ -15,7 +16,17 @@ enum MemKind : uint32_t {
   kD16 = 1u << 9,    ///< Load/store the low 16 bits of the VGPR.
   kD16Hi = 1u << 10, ///< Load/store the high 16 bits of the VGPR.
   kStride64 = 1u << 11,
+  kFlat = 1u << 12, ///< flat_*: the address may fall in the LDS aperture.
 };
+
+/// For flat instructions, the LDS address a flat address maps to, if it lies
+/// in the shared aperture.
+static std::optional<uint32_t> flatLdsAddress(const Instr &in,
+                                              uint64_t address) {
+  if (!(in.sub & kFlat) || (address >> 32) != (kSharedAperture >> 32))
+    return std::nullopt;
+  return uint32_t(address);
+}
 
 static unsigned widthOf(uint32_t sub) { return sub & 0xff; }
 
@@ -486,6 +497,13 @@ static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
   unsigned component = bytes >= 4 ? 4 : bytes;
   forEachLane(exec, [&](unsigned l) {
     uint8_t data[16] = {};
+    if (std::optional<uint32_t> lds = flatLdsAddress(in, addrs[l].address)) {
+      if (const uint8_t *src = ldsAccess(w, in, *lds, bytes, int(l), false))
+        std::memcpy(data, src, bytes);
+      noteLdsAccess(w, in.pc, *lds, bytes, false, int(l));
+      writeLoaded(w, dst, l, data, bytes, in.sub);
+      return;
+    }
     for (unsigned c = 0; c < bytes; c += component) {
       if (buffer && !componentInRange(addrs[l], c, component))
         continue; // Out-of-range reads return zero.
@@ -552,6 +570,12 @@ static void vmemStore(Wave &w, const Instr &in, bool buffer) {
   forEachLane(exec, [&](unsigned l) {
     uint8_t bytesOut[16] = {};
     readStored(w, data, l, bytesOut, bytes, in.sub);
+    if (std::optional<uint32_t> lds = flatLdsAddress(in, addrs[l].address)) {
+      if (uint8_t *dst = ldsAccess(w, in, *lds, bytes, int(l), true))
+        std::memcpy(dst, bytesOut, bytes);
+      noteLdsAccess(w, in.pc, *lds, bytes, true, int(l));
+      return;
+    }
     for (unsigned c = 0; c < bytes; c += component) {
       if (buffer && !componentInRange(addrs[l], c, component))
         continue; // Out-of-range writes are dropped.
@@ -706,7 +730,7 @@ void hk::emu::registerMemoryHandlers(HandlerTable &t) {
     add(std::string("global_load_") + wd.suffix, globalLoad, InstrClass::Vmem,
         wd.sub, 1);
     add(std::string("flat_load_") + wd.suffix, globalLoad, InstrClass::Vmem,
-        wd.sub, 1);
+        wd.sub | kFlat, 1);
     add(std::string("buffer_load_") + wd.suffix, bufferLoad, InstrClass::Vmem,
         wd.sub, 1);
   }
@@ -714,7 +738,7 @@ void hk::emu::registerMemoryHandlers(HandlerTable &t) {
     add(std::string("global_store_") + wd.suffix, globalStore, InstrClass::Vmem,
         wd.sub, 0);
     add(std::string("flat_store_") + wd.suffix, globalStore, InstrClass::Vmem,
-        wd.sub, 0);
+        wd.sub | kFlat, 0);
     add(std::string("buffer_store_") + wd.suffix, bufferStore, InstrClass::Vmem,
         wd.sub, 0);
   }
