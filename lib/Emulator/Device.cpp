@@ -342,6 +342,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   L.watchdog = options.watchdogInstructions;
   L.maxReports = options.maxReports;
   L.trace = options.trace;
+  L.packedWorkitemIds = chip.packedWorkitemIds;
   if (llvm::Error error = readDescriptor(*kernel, L))
     return std::move(error);
 

@@ -442,9 +442,12 @@ static void initializeWave(Workgroup &wg, Wave &w, unsigned index) {
     if (L.packedWorkitemIds) {
       w.v[0][lane] = x | (y << 10) | (z << 20);
     } else {
+      // One VGPR per dimension the descriptor enables.
       w.v[0][lane] = x;
-      w.v[1][lane] = y;
-      w.v[2][lane] = z;
+      if (L.workitemIdDims > 1)
+        w.v[1][lane] = y;
+      if (L.workitemIdDims > 2)
+        w.v[2][lane] = z;
     }
   }
 }

@@ -67,6 +67,15 @@ struct LdsBankModel {
   unsigned writeLanesPerPhase(unsigned bytesPerLane) const;
   // Measured exceptions to "phase = banks*width / bytesPerLane".
   unsigned write64LanesPerPhase;
+
+  /// Cycles one ds_* instruction loses to bank conflicts: the lanes are
+  /// served in phases (lanes per phase by access width), and a phase takes
+  /// as many cycles as the most distinct dwords any one bank holds (the
+  /// same dword twice is a broadcast). `addresses` holds each lane's first
+  /// byte address (UINT32_MAX for an inactive lane); `bytesPerLane` is the
+  /// access width.
+  unsigned conflictCycles(llvm::ArrayRef<uint32_t> addresses,
+                          unsigned bytesPerLane, bool isWrite) const;
 };
 
 struct ChipInfo {
@@ -94,6 +103,9 @@ struct ChipInfo {
   /// Unified VGPR file per SIMD lane (arch + acc), in registers.
   unsigned vgprsPerSimdLane = 512;
   unsigned maxSgprsPerWave = 102;
+  /// Work-item ids arrive packed in v0 (x, y, z in 10 bits each) instead of
+  /// one VGPR per dimension (gfx90a and later).
+  bool packedWorkitemIds = true;
   /// Word 3 of a raw buffer resource (32-bit data format, identity
   /// component selects) as the CDNA chips expect it.
   uint32_t bufferResourceFlags = 0x00027000;
