@@ -287,11 +287,11 @@ static llvm::Error validateLaunch(const ChipInfo &chip,
                      llvm::Twine(kernel.groupSegmentFixedSize) + " + dynamic " +
                      llvm::Twine(options.dynamicLdsBytes) + "), " + chip.name +
                      " has " + llvm::Twine(chip.ldsBytesPerWorkgroup));
-  if (kernel.privateSegmentFixedSize > 0 || kernel.usesDynamicStack)
-    return makeError("kernel '" + kernel.name + "' uses " +
-                     llvm::Twine(kernel.privateSegmentFixedSize) +
-                     " bytes of scratch per lane; the emulator does not "
-                     "implement scratch memory");
+  if (kernel.usesDynamicStack)
+    return makeError("kernel '" + kernel.name +
+                     "' uses a dynamic stack (its scratch size is not known "
+                     "before it runs); the emulator supports fixed-size "
+                     "scratch only");
   size_t explicitEnd = 0;
   for (const KernelArg *arg : kernel.explicitArgs())
     explicitEnd = std::max<size_t>(explicitEnd, arg->offset + arg->size);
@@ -394,6 +394,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     if (L.sanitize.ldsRace)
       wg.shadow.assign(ldsBytes, LdsShadow());
     wg.dmaPending.assign((ldsBytes + 3) / 4, 0);
+    wg.scratchPerLane = kernel->privateSegmentFixedSize;
     Outcome &out = outcomes[t];
     while (!L.abort) {
       uint64_t index = next.fetch_add(1);
@@ -474,6 +475,8 @@ llvm::StringRef hk::emu::stringifyReportKind(SanitizerReport::Kind kind) {
     return "global-out-of-bounds";
   case SanitizerReport::LdsOutOfBounds:
     return "lds-out-of-bounds";
+  case SanitizerReport::ScratchOutOfBounds:
+    return "scratch-out-of-bounds";
   case SanitizerReport::ReadBeforeWait:
     return "read-before-wait";
   case SanitizerReport::LdsRace:

@@ -254,6 +254,10 @@ struct Workgroup {
   /// Per LDS dword: id+1 of the wave whose direct-to-LDS load still writes
   /// it (0: none).
   std::vector<uint16_t> dmaPending;
+  /// Private (scratch) memory: scratchPerLane bytes for each lane of each
+  /// wave, zeroed per workgroup.
+  std::vector<uint8_t> scratch;
+  uint32_t scratchPerLane = 0;
   /// Direct-to-LDS loads of any wave not yet retired (0: skip the checks).
   unsigned dmaOutstanding = 0;
   std::vector<std::unique_ptr<Wave>> waves;
@@ -329,6 +333,10 @@ inline uint32_t vgprIndex(const Operand &op, unsigned word) {
 /// the memory sanitizer is on).
 uint8_t *globalAccess(Wave &w, const Instr &in, uint64_t address, unsigned size,
                       int lane, bool write);
+/// Host address of lane `lane`'s scratch [address, address+size) or null
+/// (reported).
+uint8_t *scratchAccess(Wave &w, const Instr &in, uint32_t address,
+                       unsigned size, unsigned lane, bool write);
 /// Host address of LDS [address, address+size) or null (reported).
 uint8_t *ldsAccess(Wave &w, const Instr &in, uint32_t address, unsigned size,
                    int lane, bool write);

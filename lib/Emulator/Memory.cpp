@@ -19,6 +19,15 @@ enum MemKind : uint32_t {
   kFlat = 1u << 12, ///< flat_*: the address may fall in the LDS aperture.
 };
 
+/// For flat instructions, the scratch offset a flat address maps to, if it
+/// lies in the private aperture.
+static std::optional<uint32_t> flatScratchAddress(const Instr &in,
+                                                  uint64_t address) {
+  if (!(in.sub & kFlat) || (address >> 32) != (kPrivateAperture >> 32))
+    return std::nullopt;
+  return uint32_t(address);
+}
+
 /// For flat instructions, the LDS address a flat address maps to, if it lies
 /// in the shared aperture.
 static std::optional<uint32_t> flatLdsAddress(const Instr &in,
@@ -504,6 +513,13 @@ static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
       writeLoaded(w, dst, l, data, bytes, in.sub);
       return;
     }
+    if (std::optional<uint32_t> priv =
+            flatScratchAddress(in, addrs[l].address)) {
+      if (const uint8_t *src = scratchAccess(w, in, *priv, bytes, l, false))
+        std::memcpy(data, src, bytes);
+      writeLoaded(w, dst, l, data, bytes, in.sub);
+      return;
+    }
     for (unsigned c = 0; c < bytes; c += component) {
       if (buffer && !componentInRange(addrs[l], c, component))
         continue; // Out-of-range reads return zero.
@@ -574,6 +590,12 @@ static void vmemStore(Wave &w, const Instr &in, bool buffer) {
       if (uint8_t *dst = ldsAccess(w, in, *lds, bytes, int(l), true))
         std::memcpy(dst, bytesOut, bytes);
       noteLdsAccess(w, in.pc, *lds, bytes, true, int(l));
+      return;
+    }
+    if (std::optional<uint32_t> priv =
+            flatScratchAddress(in, addrs[l].address)) {
+      if (uint8_t *dst = scratchAccess(w, in, *priv, bytes, l, true))
+        std::memcpy(dst, bytesOut, bytes);
       return;
     }
     for (unsigned c = 0; c < bytes; c += component) {
@@ -677,6 +699,42 @@ static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
     markPendingDst(w, *pending, dst, words);
 }
 
+/// scratch_load_* vdst, vaddr|off, saddr|off offset:N and scratch_store_*
+/// vaddr|off, vdata, saddr|off: the address is an offset into each lane's
+/// private memory.
+static void scratchAccessAll(Wave &w, const Instr &in, bool store) {
+  unsigned bytes = widthOf(in.sub);
+  const Operand &data = in.ops[store ? 1 : 0];
+  const Operand &vaddr = in.ops[store ? 0 : 1];
+  const Operand &saddr = in.ops[2];
+  uint32_t t[2] = {0, 0};
+  SrcView v = vaddr.kind == OpKind::Vgpr ? viewOf(w, vaddr, 0, t[0])
+                                         : SrcView{&t[0], 0};
+  uint32_t base = saddr.kind == OpKind::Sgpr ? readScalar(w, saddr) : 0;
+  uint64_t exec = w.exec();
+  forEachLane(exec, [&](unsigned l) {
+    uint32_t address = base + v[l] + uint32_t(in.offset);
+    uint8_t *p = scratchAccess(w, in, address, bytes, l, store);
+    if (store) {
+      if (p)
+        readStored(w, data, l, p, bytes, in.sub);
+      return;
+    }
+    uint8_t zero[16] = {};
+    writeLoaded(w, data, l, p ? p : zero, bytes, in.sub);
+  });
+  PendingOp *op = issueOp(w, in, WaitCounter::Vm);
+  if (op && !store)
+    markPendingDst(w, *op, data, dwordsOf(bytes));
+}
+
+static void scratchLoad(Wave &w, const Instr &in) {
+  scratchAccessAll(w, in, false);
+}
+static void scratchStore(Wave &w, const Instr &in) {
+  scratchAccessAll(w, in, true);
+}
+
 static void globalLoad(Wave &w, const Instr &in) { vmemLoad(w, in, false); }
 static void globalStore(Wave &w, const Instr &in) { vmemStore(w, in, false); }
 static void globalAtomic(Wave &w, const Instr &in) { vmemAtomic(w, in, false); }
@@ -733,6 +791,8 @@ void hk::emu::registerMemoryHandlers(HandlerTable &t) {
         wd.sub | kFlat, 1);
     add(std::string("buffer_load_") + wd.suffix, bufferLoad, InstrClass::Vmem,
         wd.sub, 1);
+    add(std::string("scratch_load_") + wd.suffix, scratchLoad, InstrClass::Vmem,
+        wd.sub, 1);
   }
   for (const Width &wd : stores) {
     add(std::string("global_store_") + wd.suffix, globalStore, InstrClass::Vmem,
@@ -741,6 +801,8 @@ void hk::emu::registerMemoryHandlers(HandlerTable &t) {
         wd.sub | kFlat, 0);
     add(std::string("buffer_store_") + wd.suffix, bufferStore, InstrClass::Vmem,
         wd.sub, 0);
+    add(std::string("scratch_store_") + wd.suffix, scratchStore,
+        InstrClass::Vmem, wd.sub, 0);
   }
   for (auto [suffix, bytes] : {std::pair{"ubyte", 1u},
                                {"sbyte", 1u},

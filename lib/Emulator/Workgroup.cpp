@@ -94,6 +94,23 @@ uint8_t *hk::emu::ldsAccess(Wave &w, const Instr &in, uint32_t address,
   return nullptr;
 }
 
+uint8_t *hk::emu::scratchAccess(Wave &w, const Instr &in, uint32_t address,
+                                unsigned size, unsigned lane, bool write) {
+  Workgroup &wg = *w.wg;
+  uint64_t perLane = wg.scratchPerLane;
+  if (uint64_t(address) + size <= perLane)
+    return wg.scratch.data() + (uint64_t(w.id) * kWaveSize + lane) * perLane +
+           address;
+  if (wg.launch->sanitize.memoryBounds)
+    wg.report(SanitizerReport::ScratchOutOfBounds, w, in.pc, int(lane), address,
+              llvm::Twine(write ? "write" : "read") + " of " +
+                  llvm::Twine(size) + " bytes at scratch offset " +
+                  hex(address) + " beyond the kernel's " +
+                  llvm::Twine(perLane) + " bytes of scratch per lane (" +
+                  in.mnemonic + ")");
+  return nullptr;
+}
+
 // Wait counts
 // -------------------------------------------------------------------
 
@@ -559,6 +576,7 @@ void hk::emu::runWorkgroup(Workgroup &wg) {
     std::fill(wg.shadow.begin(), wg.shadow.end(), LdsShadow());
   std::fill(wg.dmaPending.begin(), wg.dmaPending.end(), 0);
   wg.dmaOutstanding = 0;
+  wg.scratch.assign(size_t(wg.numWaves) * kWaveSize * wg.scratchPerLane, 0);
   for (unsigned i = 0; i < wg.numWaves; ++i)
     initializeWave(wg, *wg.waves[i], i);
 

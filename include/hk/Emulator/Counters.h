@@ -69,6 +69,7 @@ struct SanitizerReport {
   enum Kind : uint8_t {
     GlobalOutOfBounds,
     LdsOutOfBounds,
+    ScratchOutOfBounds,
     ReadBeforeWait,
     LdsRace,
     BarrierImbalance,
