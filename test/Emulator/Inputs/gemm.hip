@@ -24,7 +24,13 @@ extern "C" __global__ void gemm(const uint16_t *A, const uint16_t *Bt, float *C,
       av[e] = as[(wr * 16 + lane % 16) * 16 + 4 * (lane / 16) + e];
       bv[e] = bs[(wc * 16 + lane % 16) * 16 + 4 * (lane / 16) + e];
     }
+    // Scheduling hints as tile kernels use them: priority around the MFMA,
+    // a scheduling group (no instruction of its own) and a short sleep.
+    __builtin_amdgcn_s_setprio(1);
     acc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(av, bv, acc, 0, 0, 0);
+    __builtin_amdgcn_sched_group_barrier(0x008, 1, 0);
+    __builtin_amdgcn_s_setprio(0);
+    __builtin_amdgcn_s_sleep(1);
     syncThreads();
   }
   for (int e = 0; e < 4; ++e) {
