@@ -412,6 +412,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
         break;
       }
     }
+    wg.flushLdsStats();
     out.counters = std::move(wg.counters);
     out.reports = std::move(wg.reports);
     out.reportCount = wg.reportCount;

@@ -13,6 +13,7 @@
 #include "hk/Emulator/Numerics.h"
 #include "hk/Support/ChipInfo.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
@@ -236,13 +237,14 @@ struct LaunchState {
   std::atomic<bool> abort{false};
 };
 
-/// Per-byte LDS shadow for the race checker.
+/// Per-byte LDS shadow for the race checker (16 bytes: a workgroup has at
+/// most 16 waves).
 struct LdsShadow {
   uint32_t writeEpoch = 0; ///< Epoch + 1 of the last write (0: none).
-  uint16_t writer = 0;
-  uint32_t writerPc = 0;  ///< Low bits of the writing instruction's pc.
-  uint32_t readEpoch = 0; ///< Epoch + 1 of the reads in `readers`.
-  uint64_t readers = 0;   ///< Bit per wave (waves 0-63).
+  uint32_t readEpoch = 0;  ///< Epoch + 1 of the reads in `readers`.
+  uint32_t writerPc = 0;   ///< Low bits of the writing instruction's pc.
+  uint16_t readers = 0;    ///< Bit per wave.
+  uint8_t writer = 0;
 };
 
 struct Workgroup {
@@ -263,12 +265,18 @@ struct Workgroup {
   std::vector<std::unique_ptr<Wave>> waves;
   unsigned numWaves = 0;
   KernelCounters counters;
+  /// Bank-conflict figures by ds_* pc (a hash map: looked up on every LDS
+  /// instruction); folded into `counters` by flushLdsStats.
+  llvm::DenseMap<uint64_t, LdsConflictStats> ldsStats;
   std::vector<SanitizerReport> reports;
   uint64_t reportCount = 0;
   std::string error;
   uint64_t errorPc = 0;
   /// (kind, pc) pairs already reported: one report per instruction.
   std::set<std::pair<unsigned, uint64_t>> reported;
+
+  /// Moves the per-pc LDS figures into `counters`.
+  void flushLdsStats();
 
   void report(SanitizerReport::Kind kind, const Wave &w, uint64_t pc, int lane,
               uint64_t address, const llvm::Twine &message);

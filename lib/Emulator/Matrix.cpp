@@ -159,8 +159,10 @@ static const MfmaPlan &planFor(const MfmaInstr &instr,
       for (unsigned k = 0; k < K; ++k)
         plan.a.push_back(
             packLocation(mfmaALocation(instr, i, k, srcBlock, fmtA)));
-    for (unsigned k = 0; k < K; ++k)
-      for (unsigned j = 0; j < N; ++j) {
+    // B is stored column by column so that the dot products below walk
+    // both operands contiguously.
+    for (unsigned j = 0; j < N; ++j)
+      for (unsigned k = 0; k < K; ++k) {
         MfmaLocation loc = mfmaBLocation(instr, k, j, blk, fmtB);
         if (!scaled)
           loc.lane = blgpSourceLane(ops.blgp, loc.lane);
@@ -236,11 +238,11 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
       for (unsigned j = 0; j < N; ++j) {
         uint32_t p = plan.d[(size_t(blk) * M + i) * N + j];
         unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
-        const double *bc = &b[size_t(blk) * K * N + j];
+        const double *bc = &b[(size_t(blk) * N + j) * K];
         if (instr.acc == MfmaElement::I32) {
           int64_t sum = int32_t(ops.c[reg][lane]);
           for (unsigned k = 0; k < K; ++k)
-            sum += int64_t(ar[k]) * int64_t(bc[size_t(k) * N]);
+            sum += int64_t(ar[k]) * int64_t(bc[k]);
           out[reg][lane] = uint32_t(sum);
           continue;
         }
@@ -248,7 +250,7 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
           double sum = bitsToF64(ops.c[reg][lane] |
                                  (uint64_t(ops.c[reg + 1][lane]) << 32));
           for (unsigned k = 0; k < K; ++k)
-            sum = std::fma(ar[k], bc[size_t(k) * N], sum);
+            sum = std::fma(ar[k], bc[k], sum);
           uint64_t bits = f64ToBits(sum);
           out[reg][lane] = uint32_t(bits);
           out[reg + 1][lane] = uint32_t(bits >> 32);
@@ -256,7 +258,7 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
         }
         double sum = 0;
         for (unsigned k = 0; k < K; ++k)
-          sum += ar[k] * bc[size_t(k) * N];
+          sum += ar[k] * bc[k];
         sum += bitsToF32(ops.c[reg][lane]);
         out[reg][lane] = f32ToBits(float(sum));
       }

@@ -10,6 +10,7 @@
 #include "Interp.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstring>
@@ -33,6 +34,17 @@ void Wave::fault(const Instr &in, const llvm::Twine &message) {
                   .str();
   wg->errorPc = in.pc;
   wg->launch->abort = true;
+}
+
+void Workgroup::flushLdsStats() {
+  for (auto &entry : ldsStats) {
+    LdsConflictStats &total = counters.ldsConflicts[entry.first];
+    total.mnemonic = entry.second.mnemonic;
+    total.executions += entry.second.executions;
+    total.phases += entry.second.phases;
+    total.extraCycles += entry.second.extraCycles;
+  }
+  ldsStats.clear();
 }
 
 void Workgroup::report(SanitizerReport::Kind kind, const Wave &w, uint64_t pc,
@@ -287,7 +299,7 @@ void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
   if (!wg.launch->sanitize.ldsRace)
     return;
   uint32_t epoch = w.barriers + 1;
-  uint64_t self = 1ull << (w.id & 63);
+  uint16_t self = uint16_t(1u << (w.id & 15));
   uint32_t end = std::min<uint64_t>(uint64_t(address) + size, wg.shadow.size());
   for (uint32_t b = address; b < end; ++b) {
     LdsShadow &sh = wg.shadow[b];
@@ -298,7 +310,7 @@ void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
       other = sh.writer;
     } else if (write && sh.readEpoch == epoch && (sh.readers & ~self)) {
       conflict = "write after read";
-      other = __builtin_ctzll(sh.readers & ~self);
+      other = __builtin_ctz(unsigned(sh.readers & ~self));
     }
     if (conflict) {
       wg.report(SanitizerReport::LdsRace, w, pc, lane, b,
@@ -313,7 +325,7 @@ void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
     }
     if (write) {
       sh.writeEpoch = epoch;
-      sh.writer = uint16_t(w.id);
+      sh.writer = uint8_t(w.id);
       sh.writerPc = uint32_t(pc);
     } else {
       if (sh.readEpoch != epoch) {
@@ -339,7 +351,7 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
   if (lanesPerPhase == 0)
     lanesPerPhase = 1;
   unsigned dwords = std::max(1u, (bytes + 3) / 4);
-  LdsConflictStats &stats = w.wg->counters.ldsConflicts[in.pc];
+  LdsConflictStats &stats = w.wg->ldsStats[in.pc];
   if (stats.mnemonic.empty())
     stats.mnemonic = in.mnemonic;
   ++stats.executions;
@@ -347,7 +359,10 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
   // clearing the lists between phases.
   thread_local uint32_t stamp[64], count[64], dwordsOf[64][64];
   thread_local uint32_t phaseId = 0;
+  // Bank counts are powers of two (32 or 64): a mask, not a division.
   unsigned banks = std::min(model.banks, 64u);
+  bool pow2 = llvm::isPowerOf2_32(banks);
+  unsigned bankMask = banks - 1;
   for (unsigned first = 0; first < kWaveSize; first += lanesPerPhase) {
     uint64_t phaseMask =
         mask & (lanesPerPhase >= 64 ? ~0ull
@@ -362,7 +377,7 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
           continue;
         for (unsigned d = 0; d < dwords; ++d) {
           uint32_t dword = addr[lane] / 4 + d;
-          unsigned bank = dword % banks;
+          unsigned bank = pow2 ? dword & bankMask : dword % banks;
           if (stamp[bank] != phaseId) {
             stamp[bank] = phaseId;
             count[bank] = 0;
