@@ -432,6 +432,12 @@ static bool parseModifier(llvm::StringRef token, Instr &in) {
     in.omod = key == "div" ? 3 : (n == 2 ? 1 : 2);
     return true;
   }
+  if (key == "bitop3") {
+    if (value.getAsInteger(0, n) || n > 0xff)
+      return false;
+    in.bitop3 = uint8_t(n);
+    return true;
+  }
   if (key == "cbsz" || key == "abid" || key == "blgp") {
     if (value.getAsInteger(0, n))
       return false;

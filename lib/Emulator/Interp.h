@@ -111,6 +111,8 @@ struct Instr {
   uint8_t dstSel = 6, dstUnused = 0, src0Sel = 6, src1Sel = 6;
   // MFMA.
   uint8_t cbsz = 0, abid = 0, blgp = 0;
+  /// gfx950 v_bitop3: truth table indexed by (S0 << 2) | (S1 << 1) | S2.
+  uint8_t bitop3 = 0;
   const MfmaInstr *mfma = nullptr;
   /// SOPP/SOPK immediate (branch offset, waitcnt bits, ...).
   int64_t simm = 0;

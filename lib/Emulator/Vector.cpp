@@ -805,6 +805,33 @@ static void vPermlaneSwap(Wave &w, const Instr &in) {
       std::swap(a[pass * 32 + l + 16], b[pass * 32 + l]);
 }
 
+/// gfx950's three-input bitwise function: each result bit is the truth
+/// table's entry for the source bits (S0 is the most significant index bit,
+/// matching LLVM's 0xf0/0xcc/0xaa operand constants).
+static uint32_t bitop3(uint32_t a, uint32_t b, uint32_t c, uint8_t table) {
+  uint32_t result = 0;
+  for (unsigned index = 0; index < 8; ++index) {
+    if (!((table >> index) & 1))
+      continue;
+    result |= ((index & 4) ? a : ~a) & ((index & 2) ? b : ~b) &
+              ((index & 1) ? c : ~c);
+  }
+  return result;
+}
+
+static void vBitop3B32(Wave &w, const Instr &in) {
+  valuU32<3>(w, in, [&](uint32_t a, uint32_t b, uint32_t c) {
+    return bitop3(a, b, c, in.bitop3);
+  });
+}
+
+static void vBitop3B16(Wave &w, const Instr &in) {
+  valuU32<3>(w, in, [&](uint32_t a, uint32_t b, uint32_t c) {
+    return uint32_t(uint16_t(
+        bitop3(half(a, in, 0), half(b, in, 1), half(c, in, 2), in.bitop3)));
+  });
+}
+
 static void vNop(Wave &, const Instr &) {}
 
 void hk::emu::registerVectorHandlers(HandlerTable &t) {
@@ -861,6 +888,8 @@ void hk::emu::registerVectorHandlers(HandlerTable &t) {
                                             (32 - (c & 31))
                                       : 0));
   add("v_bfi_b32", U32_OP(3, (a & b) | (~a & c)));
+  add("v_bitop3_b32", vBitop3B32);
+  add("v_bitop3_b16", vBitop3B16, 0, 1, ConstType::F16);
   add("v_bfm_b32", U32_OP(2, ((1ull << (a & 31)) - 1) << (b & 31)));
   add("v_alignbit_b32", U32_OP(3, ((uint64_t(a) << 32) | b) >> (c & 31)));
   add("v_alignbyte_b32", U32_OP(3, ((uint64_t(a) << 32) | b) >> (8 * (c & 3))));

@@ -199,6 +199,20 @@ def lane_moves(args, rng, w):
     return ok1 and ok2
 
 
+def bitop3(args, rng, w):
+    # Each result bit is the truth table's entry at index
+    # (a << 2) | (b << 1) | c (LLVM's operand constants 0xf0, 0xcc, 0xaa):
+    # 0x6c is b ^ (a & c), 0xe8 the majority of a, b, c, 0x96 a ^ b ^ c.
+    data = rng.integers(0, 2**32, size=192, dtype=np.uint64).astype(np.uint32)
+    np.save(w("bits.npy"), data)
+    run(args, "bitop3", ["buf:" + w("bits.npy"), "out:u32:192:" + w("b3.npy")])
+    a, b, c = data[:64], data[64:128], data[128:]
+    want = np.concatenate([b ^ (a & c), (a & b) | (a & c) | (b & c), a ^ b ^ c])
+    got = np.load(w("b3.npy"))
+    return check("bitop3 " + args.chip, np.array_equal(got, want),
+                 "mismatches=%d" % int(np.sum(got != want)))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("test")

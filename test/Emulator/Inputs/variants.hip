@@ -92,4 +92,20 @@ extern "C" __global__ void lane_moves(const uint16_t *in, uint16_t *tr,
   swapped[2 * lane] = pair[0];
   swapped[2 * lane + 1] = pair[1];
 }
+
+// v_bitop3_b32 with a few truth tables (inline assembly: the compiler only
+// forms it from patterns).
+extern "C" __global__ void bitop3(const unsigned *in, unsigned *out) {
+  unsigned lane = threadIdxX();
+  unsigned a = in[lane], b = in[64 + lane], c = in[128 + lane], r;
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0x6c"
+               : "=v"(r) : "v"(a), "v"(b), "v"(c));
+  out[lane] = r;
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0xe8"
+               : "=v"(r) : "v"(a), "v"(b), "v"(c));
+  out[64 + lane] = r;
+  asm volatile("v_bitop3_b32 %0, %1, %2, %3 bitop3:0x96"
+               : "=v"(r) : "v"(a), "v"(b), "v"(c));
+  out[128 + lane] = r;
+}
 #endif
