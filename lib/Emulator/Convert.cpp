@@ -182,6 +182,8 @@ void hk::emu::registerConvertHandlers(HandlerTable &t) {
       ConstType::F16);
   add("v_cvt_pkrtz_f16_f32",
       CVT(2, uint32_t(f32ToF16Rtz(FA)) | (uint32_t(f32ToF16Rtz(FB)) << 16)));
+  add("v_cvt_pk_f16_f32",
+      CVT(2, uint32_t(f32ToF16(FA)) | (uint32_t(f32ToF16(FB)) << 16)));
   add("v_cvt_pk_bf16_f32",
       CVT(2, uint32_t(f32ToBf16(FA)) | (uint32_t(f32ToBf16(FB)) << 16)));
   add("v_cvt_pknorm_i16_f32",

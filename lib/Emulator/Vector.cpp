@@ -151,6 +151,22 @@ static float fminIeee(float a, float b) {
     return std::signbit(a) ? a : b;
   return a < b ? a : b;
 }
+/// IEEE 754-2019 minimum/maximum (gfx950 v_minimum3/v_maximum3): NaN
+/// propagates and -0 orders below +0.
+static float fminimum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static float fmaximum(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
 static float fmed3(float a, float b, float c) {
   if (std::isnan(a) || std::isnan(b) || std::isnan(c))
     return fminIeee(fminIeee(a, b), c);
@@ -974,6 +990,8 @@ void hk::emu::registerVectorHandlers(HandlerTable &t) {
   add("v_max3_f32", F32_OP(3, fmaxIeee(fmaxIeee(a, b), c)));
   add("v_min3_f32", F32_OP(3, fminIeee(fminIeee(a, b), c)));
   add("v_med3_f32", F32_OP(3, fmed3(a, b, c)));
+  add("v_minimum3_f32", F32_OP(3, fminimum(fminimum(a, b), c)));
+  add("v_maximum3_f32", F32_OP(3, fmaximum(fmaximum(a, b), c)));
   add("v_fma_f32", F32_OP(3, std::fma(a, b, c)));
   add("v_fmaak_f32", F32_OP(3, std::fma(a, b, c)));
   add("v_fmamk_f32", F32_OP(3, std::fma(a, b, c)));
@@ -1074,6 +1092,8 @@ void hk::emu::registerVectorHandlers(HandlerTable &t) {
   f16("v_pk_fma_f16", PK_F16_OP(3, std::fma(a, b, c)));
   f16("v_pk_max_f16", PK_F16_OP(2, fmaxIeee(a, b)));
   f16("v_pk_min_f16", PK_F16_OP(2, fminIeee(a, b)));
+  f16("v_pk_minimum3_f16", PK_F16_OP(3, fminimum(fminimum(a, b), c)));
+  f16("v_pk_maximum3_f16", PK_F16_OP(3, fmaximum(fmaximum(a, b), c)));
   add("v_pk_add_u16", PK_U16_OP(2, a + b));
   add("v_pk_sub_u16", PK_U16_OP(2, a - b));
   add("v_pk_add_i16", PK_U16_OP(2, a + b));

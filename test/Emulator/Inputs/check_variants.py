@@ -213,6 +213,46 @@ def bitop3(args, rng, w):
                  "mismatches=%d" % int(np.sum(got != want)))
 
 
+def minmax3(args, rng, w):
+    # IEEE 754-2019 minimum/maximum: a NaN operand gives NaN, -0 < +0;
+    # v_cvt_pk_f16_f32 rounds each f32 to f16 (nearest even, NumPy's rule).
+    x = rng.standard_normal(192).astype(np.float32) * 100
+    x[0], x[64], x[128] = np.nan, 1.0, 2.0
+    x[1], x[65], x[129] = -0.0, 0.0, 5.0
+    x[2], x[66], x[130] = 0.0, -0.0, -5.0
+    x[3] = 70000.0  # beyond f16: rounds to infinity
+    np.save(w("mm.npy"), x)
+    run(args, "minmax3", ["buf:" + w("mm.npy"), "out:f32:128:" + w("mmo.npy"),
+                          "out:u32:64:" + w("mmp.npy")])
+    a, b, c = x[:64], x[64:128], x[128:]
+
+    def minimum(p, q):  # NumPy does not order signed zeros; 754-2019 does
+        if np.isnan(p) or np.isnan(q):
+            return np.float32(np.nan)
+        if p == 0 and q == 0:
+            return np.float32(-0.0) if np.signbit(p) or np.signbit(q) else np.float32(0.0)
+        return min(p, q)
+
+    def maximum(p, q):
+        if np.isnan(p) or np.isnan(q):
+            return np.float32(np.nan)
+        if p == 0 and q == 0:
+            return np.float32(0.0) if not (np.signbit(p) and np.signbit(q)) else np.float32(-0.0)
+        return max(p, q)
+
+    lo = np.array([minimum(minimum(p, q), r) for p, q, r in zip(a, b, c)], np.float32)
+    hi = np.array([maximum(maximum(p, q), r) for p, q, r in zip(a, b, c)], np.float32)
+    got = np.load(w("mmo.npy"))
+    same = lambda g, e: np.array_equal(g.view(np.uint32), e.astype(np.float32).view(np.uint32)) \
+        or (np.array_equal(np.isnan(g), np.isnan(e)) and
+            np.array_equal(g[~np.isnan(g)].view(np.uint32), e[~np.isnan(e)].astype(np.float32).view(np.uint32)))
+    with np.errstate(over="ignore"):
+        pk = a.astype(np.float16).view(np.uint16).astype(np.uint32) | \
+            (b.astype(np.float16).view(np.uint16).astype(np.uint32) << 16)
+    ok = same(got[:64], lo) and same(got[64:], hi) and np.array_equal(np.load(w("mmp.npy")), pk)
+    return check("minmax3 " + args.chip, ok, "")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("test")

@@ -93,6 +93,23 @@ extern "C" __global__ void lane_moves(const uint16_t *in, uint16_t *tr,
   swapped[2 * lane + 1] = pair[1];
 }
 
+// gfx950 additions: v_minimum3/v_maximum3_f32 (NaN-propagating) and
+// v_cvt_pk_f16_f32 (round to nearest even), by inline assembly.
+extern "C" __global__ void minmax3(const float *in, float *out,
+                                   unsigned *packed) {
+  unsigned lane = threadIdxX();
+  float a = in[lane], b = in[64 + lane], c = in[128 + lane], r;
+  asm volatile("v_minimum3_f32 %0, %1, %2, %3"
+               : "=v"(r) : "v"(a), "v"(b), "v"(c));
+  out[lane] = r;
+  asm volatile("v_maximum3_f32 %0, %1, %2, %3"
+               : "=v"(r) : "v"(a), "v"(b), "v"(c));
+  out[64 + lane] = r;
+  unsigned p;
+  asm volatile("v_cvt_pk_f16_f32 %0, %1, %2" : "=v"(p) : "v"(a), "v"(b));
+  packed[lane] = p;
+}
+
 // v_bitop3_b32 with a few truth tables (inline assembly: the compiler only
 // forms it from patterns).
 extern "C" __global__ void bitop3(const unsigned *in, unsigned *out) {
