@@ -255,6 +255,9 @@ struct Workgroup {
   uint32_t id[3] = {0, 0, 0};
   std::vector<uint8_t> lds;
   std::vector<LdsShadow> shadow;
+  /// End of the LDS bytes touched since the workgroup started: only those
+  /// need clearing before the next workgroup runs on this thread.
+  uint32_t ldsDirtyEnd = 0;
   /// Per LDS dword: id+1 of the wave whose direct-to-LDS load still writes
   /// it (0: none).
   std::vector<uint16_t> dmaPending;

@@ -95,8 +95,10 @@ uint8_t *hk::emu::globalAccess(Wave &w, const Instr &in, uint64_t address,
 uint8_t *hk::emu::ldsAccess(Wave &w, const Instr &in, uint32_t address,
                             unsigned size, int lane, bool write) {
   Workgroup &wg = *w.wg;
-  if (uint64_t(address) + size <= wg.lds.size())
+  if (uint64_t(address) + size <= wg.lds.size()) {
+    wg.ldsDirtyEnd = std::max(wg.ldsDirtyEnd, address + size);
     return wg.lds.data() + address;
+  }
   if (wg.launch->sanitize.memoryBounds)
     wg.report(SanitizerReport::LdsOutOfBounds, w, in.pc, lane, address,
               llvm::Twine(write ? "write" : "read") + " of " +
@@ -301,6 +303,7 @@ void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
   uint32_t epoch = w.barriers + 1;
   uint16_t self = uint16_t(1u << (w.id & 15));
   uint32_t end = std::min<uint64_t>(uint64_t(address) + size, wg.shadow.size());
+  wg.ldsDirtyEnd = std::max(wg.ldsDirtyEnd, end);
   for (uint32_t b = address; b < end; ++b) {
     LdsShadow &sh = wg.shadow[b];
     const char *conflict = nullptr;
@@ -586,10 +589,18 @@ void hk::emu::runWorkgroup(Workgroup &wg) {
   wg.numWaves = unsigned((threads + kWaveSize - 1) / kWaveSize);
   while (wg.waves.size() < wg.numWaves)
     wg.waves.push_back(std::make_unique<Wave>());
-  std::fill(wg.lds.begin(), wg.lds.end(), 0);
+  // Only what the previous workgroup touched needs clearing.
+  uint32_t dirty = std::min<uint64_t>(wg.ldsDirtyEnd, wg.lds.size());
+  std::fill(wg.lds.begin(), wg.lds.begin() + dirty, 0);
   if (L.sanitize.ldsRace)
-    std::fill(wg.shadow.begin(), wg.shadow.end(), LdsShadow());
-  std::fill(wg.dmaPending.begin(), wg.dmaPending.end(), 0);
+    std::fill(wg.shadow.begin(),
+              wg.shadow.begin() + std::min<size_t>(dirty, wg.shadow.size()),
+              LdsShadow());
+  std::fill(wg.dmaPending.begin(),
+            wg.dmaPending.begin() +
+                std::min<size_t>((dirty + 3) / 4, wg.dmaPending.size()),
+            0);
+  wg.ldsDirtyEnd = 0;
   wg.dmaOutstanding = 0;
   wg.scratch.assign(size_t(wg.numWaves) * kWaveSize * wg.scratchPerLane, 0);
   for (unsigned i = 0; i < wg.numWaves; ++i)
