@@ -52,9 +52,9 @@ static KernelSignature getSignature(KernelOp kernel) {
   return signature;
 }
 
-llvm::Expected<CompiledModule> hk::compileSource(llvm::StringRef source,
-                                                 llvm::StringRef bufferName,
-                                                 const ChipInfo &chip) {
+llvm::Expected<CompiledModule>
+hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
+                  const ChipInfo &chip, const CompileSettings &settings) {
   auto start = std::chrono::steady_clock::now();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -86,6 +86,7 @@ llvm::Expected<CompiledModule> hk::compileSource(llvm::StringRef source,
   mlir::PassManager pm(&context);
   PipelineOptions options;
   options.chip = chip.name.str();
+  options.ldsSwizzle = settings.ldsSwizzle;
   buildHKPipeline(pm, options);
   if (mlir::failed(pm.run(*module)))
     return fail("cannot lower " + bufferName.str() + " for " + chip.name.str());

@@ -3,10 +3,12 @@
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace hk;
 using E = MfmaElement;
@@ -71,6 +73,37 @@ unsigned LdsBankModel::writeLanesPerPhase(unsigned bytesPerLane) const {
   if (bytesPerLane == 8 && write64LanesPerPhase)
     return write64LanesPerPhase;
   return readLanesPerPhase(bytesPerLane);
+}
+
+unsigned LdsBankModel::conflictCycles(llvm::ArrayRef<uint32_t> addresses,
+                                      unsigned bytesPerLane,
+                                      bool isWrite) const {
+  unsigned lanesPerPhase =
+      std::max(1u, isWrite ? writeLanesPerPhase(bytesPerLane)
+                           : readLanesPerPhase(bytesPerLane));
+  unsigned dwords = std::max(1u, (bytesPerLane + 3) / 4);
+  unsigned cycles = 0;
+  std::vector<llvm::SmallVector<uint32_t, 4>> perBank(banks);
+  for (size_t first = 0; first < addresses.size(); first += lanesPerPhase) {
+    for (auto &bank : perBank)
+      bank.clear();
+    unsigned worst = 0;
+    size_t last = std::min(addresses.size(), first + lanesPerPhase);
+    for (size_t lane = first; lane < last; ++lane) {
+      if (addresses[lane] == UINT32_MAX)
+        continue;
+      for (unsigned d = 0; d < dwords; ++d) {
+        uint32_t dword = addresses[lane] / bankWidthBytes + d;
+        auto &bank = perBank[dword % banks];
+        if (!llvm::is_contained(bank, dword))
+          bank.push_back(dword);
+        worst = std::max<unsigned>(worst, bank.size());
+      }
+    }
+    if (worst > 1)
+      cycles += worst - 1;
+  }
+  return cycles;
 }
 
 // Dense MFMAs common to CDNA3 and CDNA4.

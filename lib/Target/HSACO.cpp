@@ -98,6 +98,27 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   builder.buildPerModuleDefaultPipeline(level).run(module, mam);
 }
 
+/// SCF-to-CF leaves a loop's annotation on its back edge as a discardable
+/// `llvm.loop_annotation` attribute, which the translation to LLVM IR does
+/// not read; make it the branch's own loop metadata.
+static void adoptLoopAnnotations(mlir::ModuleOp module) {
+  static constexpr llvm::StringLiteral name = "llvm.loop_annotation";
+  module.walk([](mlir::LLVM::BrOp branch) {
+    if (auto annotation =
+            branch->getAttrOfType<mlir::LLVM::LoopAnnotationAttr>(name)) {
+      branch.setLoopAnnotationAttr(annotation);
+      branch->removeAttr(name);
+    }
+  });
+  module.walk([](mlir::LLVM::CondBrOp branch) {
+    if (auto annotation =
+            branch->getAttrOfType<mlir::LLVM::LoopAnnotationAttr>(name)) {
+      branch.setLoopAnnotationAttr(annotation);
+      branch->removeAttr(name);
+    }
+  });
+}
+
 llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
                                               const TargetOptions &options,
                                               EmitKind kind) {
@@ -107,6 +128,7 @@ llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
     return makeError("code object version must be 4, 5 or 6, got " +
                      llvm::Twine(options.codeObjectVersion));
 
+  adoptLoopAnnotations(module);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, "hk");

@@ -47,6 +47,11 @@ static cl::opt<std::string> kernelOption("kernel", cl::desc("Only this kernel"),
 static cl::opt<bool> noSanitizers("no-sanitizers",
                                   cl::desc("Run without the sanitizers"),
                                   cl::cat(category));
+static cl::opt<bool>
+    noLdsSwizzle("no-lds-swizzle",
+                 cl::desc("Compile without LDS swizzles (to compare bank "
+                          "conflicts)"),
+                 cl::cat(category));
 static cl::opt<bool> allowSpills("allow-spills",
                                  cl::desc("Do not fail kernels that spill"),
                                  cl::cat(category));
@@ -123,6 +128,8 @@ int main(int argc, char **argv) {
   const bool printJson = asJson, spillsAllowed = allowSpills,
              onlyCompile = compileOnly;
   const unsigned repeats = std::max(1u, unsigned(repeat));
+  CompileSettings settings;
+  settings.ldsSwizzle = !noLdsSwizzle;
   emu::LaunchOptions options;
   options.threads = threads;
   if (noSanitizers)
@@ -168,13 +175,13 @@ int main(int argc, char **argv) {
     if (chipSpecs.empty())
       continue;
 
-    auto compiled = compileSource(source, input, chip);
+    auto compiled = compileSource(source, input, chip, settings);
     if (!compiled)
       return fail(toString(compiled.takeError()));
     if (onlyCompile) {
       double best = compiled->seconds;
       for (unsigned i = 1; i < repeats; ++i) {
-        auto again = compileSource(source, input, chip);
+        auto again = compileSource(source, input, chip, settings);
         if (!again)
           return fail(toString(again.takeError()));
         best = std::min(best, again->seconds);

@@ -20,6 +20,7 @@
 namespace hk {
 
 struct ChipInfo;
+struct PipelineOptions;
 
 struct CompiledModule {
   std::string hsaco;
@@ -30,11 +31,16 @@ struct CompiledModule {
   const KernelSignature *findKernel(llvm::StringRef name) const;
 };
 
+/// Settings of the compilation beyond the chip (the pipeline's options).
+struct CompileSettings {
+  bool ldsSwizzle = true;
+};
+
 /// Compiles hk source text for `chip`. Diagnostics (with source locations
 /// in `bufferName`) become the error's message.
-llvm::Expected<CompiledModule> compileSource(llvm::StringRef source,
-                                             llvm::StringRef bufferName,
-                                             const ChipInfo &chip);
+llvm::Expected<CompiledModule>
+compileSource(llvm::StringRef source, llvm::StringRef bufferName,
+              const ChipInfo &chip, const CompileSettings &settings = {});
 
 } // namespace hk
 

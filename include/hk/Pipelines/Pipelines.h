@@ -12,6 +12,10 @@ namespace hk {
 struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip: gfx942 or gfx950")};
+  Option<bool> ldsSwizzle{
+      *this, "lds-swizzle",
+      llvm::cl::desc("Swizzle shared tiles against bank conflicts"),
+      llvm::cl::init(true)};
 };
 
 /// hk tile program -> LLVM + ROCDL dialects ready for hk-translate.

@@ -189,25 +189,34 @@ struct ReluLowering : public OpConversionPattern<ReluOp> {
 // Matrix multiply
 //===----------------------------------------------------------------------===//
 
-/// The base blocks of one MFMA operand inside its register tile.
+/// The base blocks of one MFMA operand inside its register tile. A base
+/// block of an A/B operand may hold a multiple (`pack`) of the
+/// instruction's K: instruction step j of the block then reads the lane's
+/// elements [j*KL, (j+1)*KL).
 struct OperandBlocks {
   int64_t blocksPerRow; ///< Base blocks along the tile's columns.
   int64_t perBlock;     ///< Elements per lane per block.
+  int64_t pack = 1;     ///< Instruction K steps per block.
   bool transposed;      ///< Block coordinates are (k, outer), not (outer, k).
 
+  /// First slot of instruction K step `kk` for block row/column `outer`.
   int64_t slot(int64_t outer, int64_t kk) const {
+    int64_t kb = kk / pack;
     int64_t block =
-        transposed ? kk * blocksPerRow + outer : outer * blocksPerRow + kk;
-    return block * perBlock;
+        transposed ? kb * blocksPerRow + outer : outer * blocksPerRow + kb;
+    return block * perBlock + (kk % pack) * (perBlock / pack);
   }
+  int64_t width() const { return perBlock / pack; }
 };
 
-OperandBlocks operandBlocks(RegisterTileType tile, MfmaOperand role,
-                            MfmaShapeAttr shape, bool transposed) {
-  FragmentLayout layout = *FragmentLayout::get(MfmaLayoutAttr::get(
-      tile.getContext(), role, shape.getM(), shape.getN(), shape.getK()));
-  return {tile.getCols() / layout.getBaseCols(), layout.getElementsPerBlock(),
-          transposed};
+OperandBlocks operandBlocks(RegisterTileType tile, const MfmaInstr &instr,
+                            bool transposed, bool accumulator) {
+  FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
+  OperandBlocks blocks{tile.getCols() / layout.getBaseCols(),
+                       layout.getElementsPerBlock(), 1, transposed};
+  if (!accumulator)
+    blocks.pack = layout.getElementsPerBlock() / instr.kPerLane();
+  return blocks;
 }
 
 /// D = C + op(A) op(B) as a grid of MFMAs: for every (M, N) block of the
@@ -226,13 +235,6 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
     bool aTransposed = form == MmaForm::AtB || form == MmaForm::AtBt;
     bool bTransposed = form == MmaForm::ABt || form == MmaForm::AtBt;
     RegisterTileType aType = op.getA().getType(), bType = op.getB().getType();
-    OperandBlocks a = operandBlocks(aType, getRequiredMfmaOperand(form, true),
-                                    shape, aTransposed);
-    // B's blocks are (k, n) unless B is stored N x K.
-    OperandBlocks b = operandBlocks(bType, getRequiredMfmaOperand(form, false),
-                                    shape, !bTransposed);
-    OperandBlocks c =
-        operandBlocks(op.getAcc().getType(), MfmaOperand::Acc, shape, false);
     int64_t mBlocks = op.getM() / shape.getM();
     int64_t nBlocks = op.getN() / shape.getN();
     int64_t kBlocks = op.getK() / shape.getK();
@@ -247,16 +249,20 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
           instr = candidate;
     if (!instr)
       return rewriter.notifyMatchFailure(op, "MFMA not on the target chip");
+    OperandBlocks a = operandBlocks(aType, *instr, aTransposed, false);
+    // B's blocks are (k, n) unless B is stored N x K.
+    OperandBlocks b = operandBlocks(bType, *instr, !bTransposed, false);
+    OperandBlocks c = operandBlocks(op.getAcc().getType(), *instr, false, true);
 
     Value accAll = adaptor.getAcc();
     Value aAll = adaptor.getA(), bAll = adaptor.getB();
     for (int64_t mi = 0; mi < mBlocks; ++mi)
       for (int64_t nj = 0; nj < nBlocks; ++nj) {
         int64_t cSlot = c.slot(mi, nj);
-        Value acc = extractAt(rewriter, loc, accAll, cSlot, c.perBlock);
+        Value acc = extractAt(rewriter, loc, accAll, cSlot, c.width());
         for (int64_t kk = 0; kk < kBlocks; ++kk) {
-          Value av = extractAt(rewriter, loc, aAll, a.slot(mi, kk), a.perBlock);
-          Value bv = extractAt(rewriter, loc, bAll, b.slot(nj, kk), b.perBlock);
+          Value av = extractAt(rewriter, loc, aAll, a.slot(mi, kk), a.width());
+          Value bv = extractAt(rewriter, loc, bAll, b.slot(nj, kk), b.width());
           acc = emitMfma(rewriter, loc, *instr, av, bv, acc);
         }
         accAll = insertAt(rewriter, loc, acc, accAll, cSlot);

@@ -256,27 +256,6 @@ LanePlacement lowering::placeLane(OpBuilder &b, Location loc,
           combine(terms.colPerP, terms.colPerQ)};
 }
 
-SmallVector<AccessUnit>
-lowering::enumerateAccesses(const FragmentLayout &layout, int64_t rows,
-                            int64_t cols, int64_t elementBytes,
-                            int64_t maxWidth, int64_t maxBytes) {
-  int64_t width = std::min({layout.getColumnRun(), maxWidth,
-                            std::max<int64_t>(1, maxBytes / elementBytes)});
-  width = std::max<int64_t>(width, 1);
-  int64_t perBlock = layout.getElementsPerBlock();
-  int64_t blocksPerRow = cols / layout.getBaseCols();
-  SmallVector<AccessUnit> units;
-  for (int64_t br = 0; br < rows / layout.getBaseRows(); ++br)
-    for (int64_t bc = 0; bc < blocksPerRow; ++bc)
-      for (int64_t s = 0; s < perBlock; s += width) {
-        auto [slotRow, slotCol] = layout.getSlotOffset(s);
-        units.push_back({(br * blocksPerRow + bc) * perBlock + s,
-                         br * layout.getBaseRows() + slotRow,
-                         bc * layout.getBaseCols() + slotCol, width});
-      }
-  return units;
-}
-
 //===----------------------------------------------------------------------===//
 // Global views
 //===----------------------------------------------------------------------===//
@@ -444,11 +423,4 @@ Value lowering::sharedElementOffset(OpBuilder &b, Location loc,
   }
   return arith::AddIOp::create(b, loc, mulI32(b, loc, row, type.getCols()),
                                swizzled);
-}
-
-int64_t lowering::sharedContiguousElements(SharedTileType type) {
-  auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
-  if (!swizzle || swizzle.isIdentity())
-    return type.getCols();
-  return swizzle.getVec();
 }

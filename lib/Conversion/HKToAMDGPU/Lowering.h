@@ -11,6 +11,7 @@
 
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/IR/Layouts.h"
+#include "hk/Dialect/HK/IR/TileAccess.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -117,22 +118,6 @@ struct LanePlacement {
 LanePlacement placeLane(mlir::OpBuilder &b, mlir::Location loc,
                         const FragmentLayout &layout);
 
-/// One memory access of a lane: `width` consecutive columns of one row,
-/// at `slot` onwards in the lane's vector.
-struct AccessUnit {
-  int64_t slot;
-  int64_t row, col;
-  int64_t width;
-};
-
-/// Splits a tile into the accesses of one lane; each is at most
-/// `maxBytes` and at most `maxWidth` elements.
-llvm::SmallVector<AccessUnit> enumerateAccesses(const FragmentLayout &layout,
-                                                int64_t rows, int64_t cols,
-                                                int64_t elementBytes,
-                                                int64_t maxWidth = 64,
-                                                int64_t maxBytes = 16);
-
 //===----------------------------------------------------------------------===//
 // Global views
 //===----------------------------------------------------------------------===//
@@ -213,8 +198,12 @@ mlir::Value sharedElementOffset(mlir::OpBuilder &b, mlir::Location loc,
                                 SharedTileType type, mlir::Value row,
                                 mlir::Value col);
 
-/// Elements that stay contiguous under the tile's swizzle.
-int64_t sharedContiguousElements(SharedTileType type);
+/// Elements that stay contiguous in a row under the tile's swizzle.
+inline int64_t sharedContiguousElements(SharedTileType type) {
+  return swizzleContiguousElements(
+      llvm::dyn_cast_if_present<SwizzleAttr>(type.getSwizzle()),
+      type.getCols());
+}
 
 //===----------------------------------------------------------------------===//
 // Pattern groups

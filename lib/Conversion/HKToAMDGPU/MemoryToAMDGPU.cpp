@@ -333,104 +333,73 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
   }
 };
 
-/// How the lanes of a block split a rows x cols copy into 16-byte chunks:
-/// lane `t` takes chunks t, t + lanes, t + 2*lanes, ...
-struct GroupCopyPlan {
-  int64_t rows, cols;
-  int64_t chunkElems;   ///< Elements per chunk (16 bytes, or less).
-  int64_t chunksPerRow; ///< cols / chunkElems.
-  int64_t chunks;       ///< Chunks in the tile.
-  int64_t lanes;        ///< Lanes taking part.
-  int64_t rounds;       ///< ceil(chunks / lanes).
-  int64_t pieceElems;   ///< Contiguous elements on the LDS side.
-};
-
 GroupCopyPlan planGroupCopy(SharedTileType shared, int64_t lanes) {
-  GroupCopyPlan plan;
-  plan.rows = shared.getRows();
-  plan.cols = shared.getCols();
-  int64_t bytes =
-      getElementBytes(getMemoryElementType(shared.getElementType()));
-  plan.chunkElems = std::min<int64_t>(16 / bytes, plan.cols);
-  plan.chunksPerRow = plan.cols / plan.chunkElems;
-  plan.chunks = plan.rows * plan.chunksPerRow;
-  plan.lanes = lanes;
-  plan.rounds = (plan.chunks + lanes - 1) / lanes;
-  plan.pieceElems = std::min(plan.chunkElems, sharedContiguousElements(shared));
-  return plan;
+  return hk::planGroupCopy(
+      shared.getRows(), shared.getCols(),
+      getElementBytes(getMemoryElementType(shared.getElementType())), lanes,
+      sharedContiguousElements(shared));
 }
 
-/// Emits `body(row, col)` for each chunk the executing lane copies; rows and
-/// columns are the chunk's first element inside the tile. Lanes past the
-/// participating ones, and the tail of the last round, do nothing.
+/// Emits `body(row, col)` for each chunk the executing lane copies (row
+/// and column of the chunk's first element in the tile); lanes past the
+/// participating ones and the tail of the last round do nothing.
+///
+/// The in-bounds path unrolls the rounds: their addresses are loop
+/// invariants worth keeping in registers. The edge path (`asLoop`) is one
+/// loop over the rounds, so its per-chunk masks are computed inside it
+/// instead of being hoisted into registers held across the caller's loops.
 void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
-                  function_ref<void(Value row, Value col)> body) {
+                  bool asLoop, function_ref<void(Value row, Value col)> body) {
   Value tid = threadId(b, loc);
-  for (int64_t round = 0; round < plan.rounds; ++round) {
-    Value chunk = addI32(b, loc, tid, round * plan.lanes);
+  auto emitRound = [&](Value round, bool mayBePartial) {
+    Value chunk = arith::AddIOp::create(
+        b, loc, tid,
+        arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
     Value row = arith::DivUIOp::create(b, loc, chunk,
                                        constI32(b, loc, plan.chunksPerRow));
     Value col = mulI32(b, loc,
                        arith::RemUIOp::create(
                            b, loc, chunk, constI32(b, loc, plan.chunksPerRow)),
                        plan.chunkElems);
-    bool partial = (round + 1) * plan.lanes > plan.chunks;
-    if (!partial) {
-      Value inGroup = ult(b, loc, tid, constI32(b, loc, plan.lanes));
-      auto guard = scf::IfOp::create(b, loc, TypeRange{}, inGroup, false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(guard.thenBlock());
-      body(row, col);
-      continue;
-    }
-    Value active = andAll(b, loc,
-                          {ult(b, loc, tid, constI32(b, loc, plan.lanes)),
-                           ult(b, loc, chunk, constI32(b, loc, plan.chunks))});
-    auto guard = scf::IfOp::create(b, loc, TypeRange{}, active, false);
+    SmallVector<Value> conditions = {
+        ult(b, loc, tid, constI32(b, loc, plan.lanes))};
+    if (mayBePartial)
+      conditions.push_back(ult(b, loc, chunk, constI32(b, loc, plan.chunks)));
+    auto guard = scf::IfOp::create(b, loc, TypeRange{},
+                                   andAll(b, loc, conditions), false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());
     body(row, col);
-  }
-}
-
-/// Emits `body(row, col)` for every element of every chunk the executing
-/// lane copies, as a loop: the masked edge path of group copies. Its
-/// per-element values depend on the loop counter, so they stay inside the
-/// loop instead of being hoisted into registers held across the caller's
-/// loops.
-void forEachElement(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
-                    function_ref<void(Value row, Value col)> body) {
-  Value tid = threadId(b, loc);
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
   };
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(plan.rounds * plan.chunkElems), index(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value i = toI32(b, loc, loop.getInductionVar());
-  Value round =
-      arith::DivUIOp::create(b, loc, i, constI32(b, loc, plan.chunkElems));
-  Value element =
-      arith::RemUIOp::create(b, loc, i, constI32(b, loc, plan.chunkElems));
-  Value chunk = arith::AddIOp::create(
-      b, loc, tid,
-      arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
-  Value row = arith::DivUIOp::create(b, loc, chunk,
-                                     constI32(b, loc, plan.chunksPerRow));
-  Value col = arith::AddIOp::create(
-      b, loc,
-      mulI32(b, loc,
-             arith::RemUIOp::create(b, loc, chunk,
-                                    constI32(b, loc, plan.chunksPerRow)),
-             plan.chunkElems),
-      element);
-  Value active = andAll(b, loc,
-                        {ult(b, loc, tid, constI32(b, loc, plan.lanes)),
-                         ult(b, loc, chunk, constI32(b, loc, plan.chunks))});
-  auto ifActive = scf::IfOp::create(b, loc, TypeRange{}, active, false);
-  b.setInsertionPointToStart(ifActive.thenBlock());
-  body(row, col);
+  bool anyPartial = plan.rounds * plan.lanes > plan.chunks;
+  if (asLoop) {
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), index(plan.rounds), index(1));
+    // Unrolled, the loop's masks become invariants of the caller's loop
+    // again.
+    MLIRContext *ctx = b.getContext();
+    auto noUnroll = LLVM::LoopUnrollAttr::get(
+        ctx, /*disable=*/b.getBoolAttr(true), /*count=*/{},
+        /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
+        /*followupRemainder=*/{}, /*followupAll=*/{});
+    loop->setAttr("llvm.loop_annotation",
+                  LLVM::LoopAnnotationAttr::get(
+                      ctx, /*disableNonforced=*/{}, /*vectorize=*/{},
+                      /*interleave=*/{}, noUnroll, /*unrollAndJam=*/{},
+                      /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{},
+                      /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+                      /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+                      /*parallelAccesses=*/{}));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    emitRound(toI32(b, loc, loop.getInductionVar()), anyPartial);
+    return;
+  }
+  for (int64_t round = 0; round < plan.rounds; ++round)
+    emitRound(constI32(b, loc, round), (round + 1) * plan.lanes > plan.chunks);
 }
 
 int64_t groupLanes(Operation *op, std::optional<uint32_t> waves) {
@@ -486,26 +455,33 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(whole.thenBlock());
-      forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
-        Value ptr =
-            elementPointer(rewriter, loc, view->ptr, memElem,
-                           origin.tileElementOffset(rewriter, loc, row, col));
-        Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, ptr,
-                                           bytes * plan.chunkElems);
-        storePieces(rewriter, row, col, chunk);
-      });
+      forEachChunk(
+          rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
+            Value ptr = elementPointer(
+                rewriter, loc, view->ptr, memElem,
+                origin.tileElementOffset(rewriter, loc, row, col));
+            Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, ptr,
+                                               bytes * plan.chunkElems);
+            storePieces(rewriter, row, col, chunk);
+          });
       rewriter.setInsertionPointToStart(whole.elseBlock());
-      forEachElement(rewriter, loc, plan, [&](Value row, Value col) {
-        // Elements outside the view read zero.
-        Value offset = buffer.maskedOffset(
-            rewriter, loc, origin.containsTileElement(rewriter, loc, row, col),
-            origin.tileElementOffset(rewriter, loc, row, col));
-        Value v = buffer.load(rewriter, loc, memElem, offset);
-        Value lds = sharedElementOffset(rewriter, loc, shared, row, col);
-        LLVM::StoreOp::create(
-            rewriter, loc, v,
-            elementPointer(rewriter, loc, ldsBase, memElem, lds), bytes);
-      });
+      forEachChunk(
+          rewriter, loc, plan, /*asLoop=*/true, [&](Value row, Value col) {
+            // Element by element; elements outside the view read zero. The
+            // chunk then goes to LDS as the in-bounds path writes it.
+            Value chunk = zeroOf(rewriter, loc, chunkType);
+            for (int64_t e = 0; e < plan.chunkElems; ++e) {
+              Value c = addI32(rewriter, loc, col, e);
+              Value offset = buffer.maskedOffset(
+                  rewriter, loc,
+                  origin.containsTileElement(rewriter, loc, row, c),
+                  origin.tileElementOffset(rewriter, loc, row, c));
+              chunk = vector::InsertOp::create(
+                  rewriter, loc, buffer.load(rewriter, loc, memElem, offset),
+                  chunk, e);
+            }
+            storePieces(rewriter, row, col, chunk);
+          });
     }
 
     if (op.getToken()) {
@@ -565,25 +541,30 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
         /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(whole.thenBlock());
-    forEachChunk(rewriter, loc, plan, [&](Value row, Value col) {
-      Value ptr =
-          elementPointer(rewriter, loc, view->ptr, memElem,
-                         origin.tileElementOffset(rewriter, loc, row, col));
-      LLVM::StoreOp::create(rewriter, loc, readChunk(rewriter, row, col), ptr,
-                            bytes * plan.chunkElems);
-    });
+    forEachChunk(
+        rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
+          Value ptr =
+              elementPointer(rewriter, loc, view->ptr, memElem,
+                             origin.tileElementOffset(rewriter, loc, row, col));
+          LLVM::StoreOp::create(rewriter, loc, readChunk(rewriter, row, col),
+                                ptr, bytes * plan.chunkElems);
+        });
     rewriter.setInsertionPointToStart(whole.elseBlock());
-    forEachElement(rewriter, loc, plan, [&](Value row, Value col) {
-      // Writes outside the view are dropped.
-      Value lds = sharedElementOffset(rewriter, loc, shared, row, col);
-      Value v = LLVM::LoadOp::create(
-          rewriter, loc, memElem,
-          elementPointer(rewriter, loc, ldsBase, memElem, lds), bytes);
-      Value offset = buffer.maskedOffset(
-          rewriter, loc, origin.containsTileElement(rewriter, loc, row, col),
-          origin.tileElementOffset(rewriter, loc, row, col));
-      buffer.store(rewriter, loc, v, offset);
-    });
+    forEachChunk(
+        rewriter, loc, plan, /*asLoop=*/true, [&](Value row, Value col) {
+          // Element by element; writes outside the view are dropped.
+          Value chunk = readChunk(rewriter, row, col);
+          for (int64_t e = 0; e < plan.chunkElems; ++e) {
+            Value c = addI32(rewriter, loc, col, e);
+            Value offset = buffer.maskedOffset(
+                rewriter, loc,
+                origin.containsTileElement(rewriter, loc, row, c),
+                origin.tileElementOffset(rewriter, loc, row, c));
+            buffer.store(rewriter, loc,
+                         vector::ExtractOp::create(rewriter, loc, chunk, e),
+                         offset);
+          }
+        });
     rewriter.eraseOp(op);
     return success();
   }

@@ -2,7 +2,9 @@
 // chain of K/k instructions.
 // RUN: hk-opt %s -split-input-file --hk-mfma-layout --convert-hk-to-amdgpu | FileCheck %s
 
-// 64x64x64 bf16 on gfx942: 4 x 4 x 4 instructions of 16x16x16.
+// 64x64x64 bf16 on gfx942: 4 x 4 x 4 instructions of 16x16x16, fed from
+// operand layouts holding 8 consecutive K elements per lane (two
+// instructions' worth).
 // CHECK-LABEL: llvm.func @bf16_gfx942
 // CHECK-COUNT-64: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 // CHECK-NOT: amdgpu.mfma
@@ -64,9 +66,11 @@ hk.kernel @fp8_gfx950() waves(1) {
 
 // -----
 
-// FNUZ fp8 on gfx942.
+// FNUZ fp8 on gfx942: one 32x32 block; each lane holds 16 consecutive K
+// bytes (one LDS read) and feeds them to two 32x32x16 instructions.
 // CHECK-LABEL: llvm.func @fp8_gfx942
-// CHECK-COUNT-4: amdgpu.mfma 16x16x32 {{.*}} : vector<8xf8E4M3FNUZ>, vector<8xf8E4M3FNUZ>, vector<4xf32>
+// CHECK-COUNT-2: amdgpu.mfma 32x32x16 {{.*}} : vector<8xf8E4M3FNUZ>, vector<8xf8E4M3FNUZ>, vector<16xf32>
+// CHECK-NOT: amdgpu.mfma
 module attributes {hk.target = #hk.target<"gfx942">} {
 hk.kernel @fp8_gfx942() waves(1) {
   %a = hk.zero : !hk.rt<32x32xf8E4M3FNUZ>

@@ -35,15 +35,18 @@ hk.kernel @swizzled() waves(1) {
 // -----
 
 // A group load: inside the view, 16-byte global loads and LDS stores;
-// at the edges, a loop of masked buffer loads.
+// at the edges, a loop (kept rolled) over the rounds whose chunks are
+// gathered from masked buffer loads and stored to LDS as 16 bytes.
+// CHECK: #loop_annotation = #llvm.loop_annotation<unroll = #loop_unroll>
 // CHECK-LABEL: llvm.func @group_load
 // CHECK: scf.if
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK: } else {
 // CHECK: scf.for
-// CHECK: rocdl.raw.ptr.buffer.load %{{.*}} : bf16
-// CHECK: llvm.store %{{.*}} : bf16, !llvm.ptr<3>
+// CHECK-COUNT-8: rocdl.raw.ptr.buffer.load %{{.*}} : bf16
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: } {llvm.loop_annotation = #loop_annotation}
 module attributes {hk.target = #hk.target<"gfx950">} {
 hk.kernel @group_load(%a: !hk.gl<?x?xbf16>) waves(4) {
   %c0 = arith.constant 0 : index

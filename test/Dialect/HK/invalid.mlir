@@ -589,8 +589,39 @@ hk.kernel @k() waves(4) {
   %a = hk.zero : !hk.rt<32x32xbf16, #hk.mfma<a, 16x16x16>>
   %b = hk.zero : !hk.rt<32x32xbf16, #hk.mfma<b, 16x16x16>>
   %c = hk.zero : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
-  // expected-error @below {{operand C is laid out for MFMA #hk.mfma_shape<32x32x8> but another operand or the pinned instruction uses #hk.mfma_shape<16x16x16>}}
+  // expected-error @below {{operand C is laid out for 32x32 blocks, but operand B for 16x16}}
   %d = hk.mma ab %a, %b, %c : !hk.rt<32x32xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<32x32xbf16, #hk.mfma<b, 16x16x16>>, !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %a = hk.zero : !hk.rt<32x64xbf16, #hk.mfma<a, 16x16x32>>
+  %b = hk.zero : !hk.rt<64x32xbf16, #hk.mfma<b, 16x16x16>>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  // expected-error @below {{operands A and B must hold the same K per block; operand A holds 32, operand B 16}}
+  %d = hk.mma ab %a, %b, %c : !hk.rt<32x64xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<64x32xbf16, #hk.mfma<b, 16x16x16>>, !hk.rt<32x32xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %a = hk.zero : !hk.rt<32x64xbf16, #hk.mfma<a, 16x16x16>>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  // expected-error @below {{operand A holds 16 K elements per block, not a multiple of the pinned #hk.mfma_shape<16x16x32>}}
+  %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<32x64xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<32x64xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<32x32xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %a = hk.zero : !hk.rt<32x64xbf16, #hk.mfma<a, 32x32x16>>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  // expected-error @below {{operand A is laid out for 32x32 blocks, but the pinned instruction is #hk.mfma_shape<16x16x16>}}
+  %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<32x64xbf16, #hk.mfma<a, 32x32x16>>, !hk.rt<32x64xbf16, #hk.mfma<a, 32x32x16>>, !hk.rt<32x32xf32>
   hk.return
 }
 

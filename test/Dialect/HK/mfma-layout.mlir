@@ -1,12 +1,13 @@
 // RUN: hk-opt %s -split-input-file --hk-mfma-layout -verify-diagnostics | FileCheck %s
 
-// bf16 on gfx942: 16x16x16; every tile takes the layout its MFMA reads, the
-// loop-carried accumulator included.
+// bf16 on gfx942: 16x16x16, with A and B holding 32 K elements per block
+// (16 bytes per lane, two instructions' worth); every tile takes the layout
+// its MFMA reads, the loop-carried accumulator included.
 // CHECK-LABEL: hk.kernel @bf16_gfx942
 // CHECK: hk.zero : !hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>
 // CHECK: scf.for {{.*}} -> (!hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>)
-// CHECK: hk.load {{.*}} -> !hk.rt<64x32xbf16, #hk.mfma<a, 16x16x16>>
-// CHECK: hk.load {{.*}} -> !hk.rt<64x32xbf16, #hk.mfma<a, 16x16x16>>
+// CHECK: hk.load {{.*}} -> !hk.rt<64x32xbf16, #hk.mfma<a, 16x16x32>>
+// CHECK: hk.load {{.*}} -> !hk.rt<64x32xbf16, #hk.mfma<a, 16x16x32>>
 // CHECK: hk.mma abt {{.*}} {instr = #hk.mfma_shape<16x16x16>}
 // CHECK-NOT: hk.convert_layout
 // CHECK: hk.relu %{{.*}} : !hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>
@@ -45,8 +46,9 @@ hk.kernel @bf16_gfx950_atb() waves(4) {
 
 // -----
 
-// A user-written `row` B operand of an A*B^T is the 16x16x16 A-operand
-// layout, so gfx950 takes 16x16x16 rather than convert it.
+// A user-written `row` B operand of an A*B^T is the unpacked 16x16x16
+// A-operand layout, so gfx950 takes 16x16x16 with 16 K per block rather than
+// convert it.
 // CHECK-LABEL: hk.kernel @pinned_row
 // CHECK: hk.mma abt {{.*}} {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<32x32xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<32x32xbf16, row>
 // CHECK-NOT: hk.convert_layout
@@ -118,9 +120,10 @@ hk.kernel @fp8_gfx950() waves(4) {
 
 // -----
 
-// f32 operands use 16x16x4; tiles no MFMA reads default to `row`.
+// f32 operands use 16x16x4, four per 16-byte run; tiles no MFMA reads
+// default to `row`.
 // CHECK-LABEL: hk.kernel @f32_and_default
-// CHECK: {instr = #hk.mfma_shape<16x16x4>}
+// CHECK: {instr = #hk.mfma_shape<16x16x4>} : !hk.rt<16x16xf32, #hk.mfma<a, 16x16x16>>
 // CHECK: hk.zero : !hk.rt<16x16xf16, row>
 module attributes {hk.target = #hk.target<"gfx942">} {
 hk.kernel @f32_and_default() waves(4) {

@@ -505,27 +505,64 @@ int64_t MmaOp::getK() {
   return aHasKInColumns ? a.getCols() : a.getRows();
 }
 
-/// Checks that an operand with an MFMA layout plays the right role with the
-/// right shape.
-static LogicalResult verifyMmaLayout(MmaOp op, StringRef name,
-                                     RegisterTileType type,
-                                     MfmaOperand expected,
-                                     std::optional<MfmaShapeAttr> &shape) {
-  auto layout = dyn_cast_if_present<MfmaLayoutAttr>(type.getLayout());
-  if (!layout)
-    return success();
-  if (layout.getOperand() != expected)
-    return op.emitOpError()
-           << "operand " << name << " of '" << stringifyMmaForm(op.getForm())
-           << "' needs the '" << stringifyMfmaOperand(expected)
-           << "' MFMA layout, got " << layout;
-  auto own = MfmaShapeAttr::get(op.getContext(), layout.getM(), layout.getN(),
-                                layout.getK());
-  if (shape && *shape != own)
-    return op.emitOpError() << "operand " << name << " is laid out for MFMA "
-                            << own << " but another operand or the pinned "
-                            << "instruction uses " << *shape;
-  shape = own;
+/// Checks the operands' MFMA layouts against their roles, each other and
+/// the pinned instruction. Every MFMA layout names the same M x N block.
+/// A and B name the same K per block, which may be a multiple of the
+/// instruction's: each lane then holds that many consecutive K elements per
+/// block and feeds them to several instructions, in an order both operands
+/// share, so the sum over K is unchanged.
+static LogicalResult verifyMmaLayouts(MmaOp op, MfmaShapeAttr pinned) {
+  struct Operand {
+    StringRef name;
+    RegisterTileType type;
+    MfmaOperand role;
+  };
+  Operand operands[] = {
+      {"A", op.getA().getType(), getRequiredMfmaOperand(op.getForm(), true)},
+      {"B", op.getB().getType(), getRequiredMfmaOperand(op.getForm(), false)},
+      {"C", op.getAcc().getType(), MfmaOperand::Acc}};
+  std::optional<MfmaLayoutAttr> blockOwner, kOwner;
+  StringRef blockName, kName;
+  for (const Operand &operand : operands) {
+    auto layout = dyn_cast_if_present<MfmaLayoutAttr>(operand.type.getLayout());
+    if (!layout)
+      continue;
+    if (layout.getOperand() != operand.role)
+      return op.emitOpError()
+             << "operand " << operand.name << " of '"
+             << stringifyMmaForm(op.getForm()) << "' needs the '"
+             << stringifyMfmaOperand(operand.role) << "' MFMA layout, got "
+             << layout;
+    if (pinned &&
+        (layout.getM() != pinned.getM() || layout.getN() != pinned.getN()))
+      return op.emitOpError()
+             << "operand " << operand.name << " is laid out for "
+             << layout.getM() << "x" << layout.getN()
+             << " blocks, but the pinned instruction is " << pinned;
+    if (blockOwner && (blockOwner->getM() != layout.getM() ||
+                       blockOwner->getN() != layout.getN()))
+      return op.emitOpError()
+             << "operand " << operand.name << " is laid out for "
+             << layout.getM() << "x" << layout.getN() << " blocks, but operand "
+             << blockName << " for " << blockOwner->getM() << "x"
+             << blockOwner->getN();
+    blockOwner = layout;
+    blockName = operand.name;
+    if (operand.role == MfmaOperand::Acc)
+      continue;
+    if (kOwner && kOwner->getK() != layout.getK())
+      return op.emitOpError()
+             << "operands A and B must hold the same K per block; operand "
+             << kName << " holds " << kOwner->getK() << ", operand "
+             << operand.name << " " << layout.getK();
+    kOwner = layout;
+    kName = operand.name;
+    if (pinned && layout.getK() % pinned.getK() != 0)
+      return op.emitOpError()
+             << "operand " << operand.name << " holds " << layout.getK()
+             << " K elements per block, not a multiple of the pinned "
+             << pinned;
+  }
   return success();
 }
 
@@ -572,11 +609,7 @@ LogicalResult MmaOp::verify() {
   std::optional<MfmaShapeAttr> shape;
   if (getInstrAttr())
     shape = getInstrAttr();
-  if (failed(verifyMmaLayout(*this, "A", a, getRequiredMfmaOperand(form, true),
-                             shape)) ||
-      failed(verifyMmaLayout(*this, "B", b, getRequiredMfmaOperand(form, false),
-                             shape)) ||
-      failed(verifyMmaLayout(*this, "C", acc, MfmaOperand::Acc, shape)))
+  if (failed(verifyMmaLayouts(*this, getInstrAttr())))
     return failure();
 
   if (shape && (m % shape->getM() || n % shape->getN() || k % shape->getK()))

@@ -122,11 +122,14 @@ void buildClasses(Operation *root, LayoutClasses &classes) {
   });
 }
 
-/// The layout an operand of `mma` needs for instruction `shape`.
-MfmaLayoutAttr requiredLayout(MmaOp mma, MfmaShapeAttr shape,
+/// The layout an operand of `mma` needs for instruction `shape` when A and
+/// B hold `operandK` K elements per block (a multiple of the instruction's
+/// K; see the hk.mma verifier).
+MfmaLayoutAttr requiredLayout(MmaOp mma, MfmaShapeAttr shape, int64_t operandK,
                               MfmaOperand role) {
+  int64_t k = role == MfmaOperand::Acc ? shape.getK() : operandK;
   return MfmaLayoutAttr::get(mma.getContext(), role, shape.getM(), shape.getN(),
-                             shape.getK());
+                             k);
 }
 
 struct MmaOperandRole {
@@ -144,13 +147,32 @@ SmallVector<MmaOperandRole, 3> operandRoles(MmaOp mma) {
 /// register group covers per 16 rows; deeper is faster per byte read.
 int64_t kDepth(const MfmaInstr &instr) { return instr.k * instr.m / 16; }
 
+/// K elements per operand block that give each lane 16 contiguous bytes
+/// (one ds_read_b128 instead of several narrower reads) while dividing the
+/// tile's K: the instruction's K times the largest such power of two.
+int64_t preferredOperandK(const MfmaInstr &instr, int64_t elementBytes,
+                          int64_t tileK) {
+  int64_t runBytes = instr.kPerLane() * elementBytes;
+  int64_t pack = std::max<int64_t>(1, 16 / runBytes);
+  while (pack > 1 && tileK % (instr.k * pack) != 0)
+    pack /= 2;
+  return instr.k * pack;
+}
+
+/// The K per block A and B already hold when the user wrote their layouts.
+std::optional<int64_t> writtenOperandK(MmaOp mma) {
+  for (Value v : {mma.getA(), mma.getB()})
+    if (auto layout = dyn_cast_if_present<MfmaLayoutAttr>(
+            cast<RegisterTileType>(v.getType()).getLayout()))
+      return layout.getK();
+  return std::nullopt;
+}
+
 class MfmaLayoutPass : public hk::impl::HKMfmaLayoutBase<MfmaLayoutPass> {
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     WalkResult chosen = module.walk([&](MmaOp mma) {
-      if (mma.getInstrAttr())
-        return WalkResult::advance();
       if (failed(chooseInstruction(mma)))
         return WalkResult::interrupt();
       return WalkResult::advance();
@@ -166,17 +188,15 @@ public:
 
 private:
   /// Number of operands whose user-written layout would need a conversion
-  /// for instruction `instr`.
-  unsigned countConversions(MmaOp mma, const MfmaInstr &instr) {
-    auto shape =
-        MfmaShapeAttr::get(mma.getContext(), instr.m, instr.n, instr.k);
+  /// for instruction `shape` with `operandK` K elements per block.
+  unsigned countConversions(MmaOp mma, MfmaShapeAttr shape, int64_t operandK) {
     unsigned conversions = 0;
     for (MmaOperandRole entry : operandRoles(mma)) {
       auto type = cast<RegisterTileType>(entry.operand->get().getType());
       if (!type.getLayout())
         continue;
       if (!layoutsEquivalent(type.getLayout(),
-                             requiredLayout(mma, shape, entry.role),
+                             requiredLayout(mma, shape, operandK, entry.role),
                              type.getRows(), type.getCols()))
         ++conversions;
     }
@@ -189,29 +209,53 @@ private:
       return mma.emitOpError()
              << "needs a target chip to choose an MFMA; run hk-target first";
     int64_t m = mma.getM(), n = mma.getN(), k = mma.getK();
-    const MfmaInstr *best = nullptr;
-    std::tuple<unsigned, int64_t, unsigned> bestScore;
+    int64_t bytes = getElementBits(mma.getA().getType().getElementType()) / 8;
+    MfmaShapeAttr pinned = mma.getInstrAttr();
+    MfmaShapeAttr best;
+    int64_t bestK = 0;
+    std::tuple<unsigned, int64_t, int64_t, unsigned> bestScore;
     for (const MfmaInstr *instr :
          getMfmaCandidates(*chip, mma.getA().getType().getElementType(),
                            mma.getB().getType().getElementType())) {
       if (m % instr->m || n % instr->n || k % instr->k)
         continue;
-      // Fewer conversions, then deeper K, then 16x16 blocks.
-      std::tuple<unsigned, int64_t, unsigned> score = {
-          countConversions(mma, *instr), -kDepth(*instr), instr->m};
-      if (!best || score < bestScore) {
-        best = instr;
-        bestScore = score;
+      auto shape =
+          MfmaShapeAttr::get(mma.getContext(), instr->m, instr->n, instr->k);
+      if (pinned && shape != pinned)
+        continue;
+      // Operand K: what written layouts hold, or the unpacked and the
+      // 16-byte-run packings.
+      SmallVector<int64_t, 2> operandKs;
+      if (std::optional<int64_t> written = writtenOperandK(mma))
+        operandKs.push_back(*written);
+      else
+        operandKs = {int64_t(instr->k), preferredOperandK(*instr, bytes, k)};
+      for (int64_t operandK : operandKs) {
+        if (operandK % instr->k || k % operandK)
+          continue;
+        // Fewer conversions, deeper K per instruction, longer runs per lane,
+        // then 16x16 blocks.
+        std::tuple<unsigned, int64_t, int64_t, unsigned> score = {
+            countConversions(mma, shape, operandK), -kDepth(*instr),
+            -operandK / int64_t(instr->k), instr->m};
+        if (!best || score < bestScore) {
+          best = shape;
+          bestK = operandK;
+          bestScore = score;
+        }
       }
     }
     if (!best)
       return mma.emitOpError()
              << "no MFMA on " << chip->name << " divides MxNxK = " << m << "x"
              << n << "x" << k;
-    mma.setInstrAttr(
-        MfmaShapeAttr::get(mma.getContext(), best->m, best->n, best->k));
+    mma.setInstrAttr(best);
+    operandK[mma] = bestK;
     return success();
   }
+
+  /// K per block of `mma`'s A and B operands.
+  llvm::DenseMap<Operation *, int64_t> operandK;
 
   /// Gives every class without a user-written layout the layout of its
   /// first MFMA use, or `row`.
@@ -221,7 +265,8 @@ private:
       MfmaShapeAttr shape = *mma.getInstr();
       for (MmaOperandRole entry : operandRoles(mma)) {
         Value root = classes.find(entry.operand->get());
-        demanded.try_emplace(root, requiredLayout(mma, shape, entry.role));
+        demanded.try_emplace(
+            root, requiredLayout(mma, shape, operandK.lookup(mma), entry.role));
       }
     });
     MLIRContext *ctx = module.getContext();
@@ -250,7 +295,8 @@ private:
       for (MmaOperandRole entry : operandRoles(mma)) {
         Value value = entry.operand->get();
         auto type = cast<RegisterTileType>(value.getType());
-        MfmaLayoutAttr required = requiredLayout(mma, shape, entry.role);
+        MfmaLayoutAttr required =
+            requiredLayout(mma, shape, operandK.lookup(mma), entry.role);
         if (layoutsEquivalent(type.getLayout(), required, type.getRows(),
                               type.getCols()))
           continue;

@@ -43,4 +43,30 @@ def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
   let dependentDialects = ["::hk::HKDialect"];
 }
 
+def HKLdsLayout : Pass<"hk-lds-layout", "mlir::ModuleOp"> {
+  let summary = "Choose a bank-conflict-free swizzle for every shared tile";
+  let description = [{
+    For every shared tile without a swizzle, simulates the LDS instructions
+    the lowering will emit for each of its writes and reads (register-tile
+    loads and stores at every subtile position, the chunks of group copies
+    per wave and round), with every lane's byte address, and costs them
+    under the chip's LDS bank model: the lanes are served in phases whose
+    size depends on the access width, and a phase lasts as many cycles as
+    the most distinct dwords one bank holds. Among XOR swizzles
+    (`#hk.swizzle<vec, per_phase, max_phase>`) the pass picks the one with
+    the fewest LDS cycles, preferring fewer instructions and then simpler
+    swizzles on ties, and records it on the tile's type, so every access
+    uses it.
+
+    A user-written swizzle is kept, but must keep together the bytes each
+    lane of a direct-to-LDS group load writes. With `swizzle=false`, tiles
+    get `#hk.swizzle<none>` (for comparing bank conflicts).
+  }];
+  let options = [
+    Option<"swizzle", "swizzle", "bool", /*default=*/"true",
+           "Choose swizzles (false: leave tiles unswizzled)">,
+  ];
+  let dependentDialects = ["::hk::HKDialect"];
+}
+
 #endif // HK_DIALECT_HK_TRANSFORMS_PASSES_TD

@@ -1,0 +1,73 @@
+//===- TileAccess.h - Which elements each lane touches, per access -*- C++
+//-*-===//
+//
+// The memory accesses the lowering emits for register tiles and group
+// copies, as plain data: which lane reads or writes which elements in which
+// instruction. The lowering builds its IR from these; hk-lds-layout
+// simulates the same accesses against the chip's LDS banks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_IR_TILEACCESS_H
+#define HK_DIALECT_HK_IR_TILEACCESS_H
+
+#include "hk/Dialect/HK/IR/Layouts.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace hk {
+
+class SwizzleAttr;
+
+/// One memory access of a lane: `width` consecutive columns of one row,
+/// at `slot` onwards in the lane's vector. (row, col) is relative to the
+/// lane's first element (FragmentLayout::coordinatesInBlock(lane, 0)).
+struct AccessUnit {
+  int64_t slot;
+  int64_t row, col;
+  int64_t width;
+};
+
+/// Splits a rows x cols register tile into the accesses of one lane; each is
+/// at most `maxBytes` and at most `maxWidth` elements.
+llvm::SmallVector<AccessUnit> enumerateAccesses(const FragmentLayout &layout,
+                                                int64_t rows, int64_t cols,
+                                                int64_t elementBytes,
+                                                int64_t maxWidth = 64,
+                                                int64_t maxBytes = 16);
+
+/// How the lanes of a block split a rows x cols copy between global memory
+/// and LDS into chunks: lane `t` takes chunks t, t + lanes, t + 2*lanes...
+/// of `chunkElems` consecutive elements along a row.
+struct GroupCopyPlan {
+  int64_t rows, cols;
+  int64_t chunkElems;   ///< Elements per chunk (16 bytes, or less).
+  int64_t chunksPerRow; ///< cols / chunkElems.
+  int64_t chunks;       ///< Chunks in the tile.
+  int64_t lanes;        ///< Lanes taking part.
+  int64_t rounds;       ///< ceil(chunks / lanes).
+  int64_t pieceElems;   ///< Contiguous elements on the LDS side.
+
+  /// (row, col) of the chunk lane `lane` copies in `round`, or false when
+  /// the lane has none.
+  bool chunkOf(int64_t lane, int64_t round, int64_t &row, int64_t &col) const;
+};
+
+/// `contiguous`: elements that stay together in LDS (the swizzle's vec).
+GroupCopyPlan planGroupCopy(int64_t rows, int64_t cols, int64_t elementBytes,
+                            int64_t lanes, int64_t contiguous);
+
+/// Elements that stay contiguous in a row under `swizzle` (null: no
+/// swizzle).
+int64_t swizzleContiguousElements(SwizzleAttr swizzle, int64_t cols);
+
+/// Element index of (row, col) in a row-major rows x cols shared tile after
+/// `swizzle` (null: none).
+int64_t swizzledElementIndex(SwizzleAttr swizzle, int64_t cols, int64_t row,
+                             int64_t col);
+
+} // namespace hk
+
+#endif // HK_DIALECT_HK_IR_TILEACCESS_H

@@ -1,0 +1,78 @@
+// hk-lds-layout picks, per chip, the swizzle whose simulated LDS accesses
+// take the fewest cycles under the chip's bank model.
+// RUN: hk-opt %s -split-input-file --hk-lds-layout | FileCheck %s
+// RUN: hk-opt %s -split-input-file --hk-lds-layout=swizzle=false | FileCheck %s --check-prefix=NONE
+
+// 16-byte row runs read by 16 lanes a phase on gfx950's 64 banks: 16-byte
+// groups, with pairs of 128-byte rows sharing a phase.
+// CHECK-LABEL: hk.kernel @b128_gfx950
+// CHECK: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<vec = 8, per_phase = 2, max_phase = 8>>
+// NONE-LABEL: hk.kernel @b128_gfx950
+// NONE: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<none>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @b128_gfx950(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<128x64xbf16>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+  %t = hk.load %s[%c0, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x32>>
+  hk.return
+}
+}
+
+// -----
+
+// The same reads on gfx942's 32 banks (8 lanes a phase): one phase per row.
+// CHECK-LABEL: hk.kernel @b128_gfx942
+// CHECK: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @b128_gfx942(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<128x64xbf16>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+  %t = hk.load %s[%c0, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x32>>
+  hk.return
+}
+}
+
+// -----
+
+// 8-byte runs (16 lanes a phase on gfx942) need 16 distinct phases: 8-byte
+// groups over 16 phases.
+// CHECK-LABEL: hk.kernel @b64_gfx942
+// CHECK: hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 4, per_phase = 1, max_phase = 16>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @b64_gfx942() waves(1) {
+  %s = hk.alloc : !hk.st<64x64xbf16>
+  %t = hk.load %s : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x16>>
+  hk.return
+}
+}
+
+// -----
+
+// A written swizzle is kept.
+// CHECK-LABEL: hk.kernel @pinned
+// CHECK: hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 2, per_phase = 4, max_phase = 2>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @pinned() waves(1) {
+  %s = hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 2, per_phase = 4, max_phase = 2>>
+  %t = hk.load %s : !hk.st<64x64xbf16, #hk.swizzle<vec = 2, per_phase = 4, max_phase = 2>> -> !hk.rt<64x64xbf16, row>
+  hk.return
+}
+}
+
+// -----
+
+// A tile nobody reads with conflicts stays unswizzled (the simplest of the
+// equally cheap choices): consecutive 16-byte chunks per lane.
+// CHECK-LABEL: hk.kernel @copy_only
+// CHECK: hk.alloc : !hk.st<32x64xf32, #hk.swizzle<none>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @copy_only(%a: !hk.gl<?x?xf32>) waves(2) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<32x64xf32>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xf32>, !hk.st<32x64xf32>
+  hk.group_store %s, %a[%c0, %c0] : !hk.st<32x64xf32>, !hk.gl<?x?xf32>
+  hk.return
+}
+}
