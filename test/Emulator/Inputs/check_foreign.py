@@ -27,8 +27,10 @@ def bf16_value(bits):
     return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
-def run(args, hsaco, grid, block, kernel_args):
+def run(args, hsaco, grid, block, kernel_args, kernel=None):
     cmd = [args.hk_emu, hsaco, "--json", "--grid=" + grid, "--block=" + block]
+    if kernel:
+        cmd.append("--kernel=" + kernel)
     cmd += ["--arg=" + a for a in kernel_args]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode not in (0, 2):
@@ -114,7 +116,7 @@ def dma(args, rng, w):
     out = run(args, args.hsaco, str(groups), "256",
               ["buf:" + w("in.npy"),
                "out:u32:%d:%s" % (data.size, w("out.npy")),
-               "i32:%d" % data.size])
+               "i32:%d" % data.size], kernel=args.kernel_name or "dma")
     ref = np.empty_like(data)
     for g in range(groups):
         tile = data[g * per_group:(g + 1) * per_group]
@@ -135,6 +137,8 @@ def main():
     parser.add_argument("--hsaco", required=True)
     parser.add_argument("--chip", required=True)
     parser.add_argument("--workdir", required=True)
+    parser.add_argument("--kernel-name", default=None,
+                        help="kernel to run when the code object has several")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     rng = np.random.default_rng(20251122)
@@ -145,7 +149,7 @@ def main():
     for report in out["reports"]:
         print(report["message"])
     print("%s %s: max_err=%.3g tol=%.3g sanitizers=%s %s" %
-          (args.kernel, args.chip, err.max(), tol.min(),
+          (args.kernel_name or args.kernel, args.chip, err.max(), tol.min(),
            "clean" if clean else "REPORTED", "PASS" if ok else "FAIL"))
     sys.exit(0 if ok else 1)
 

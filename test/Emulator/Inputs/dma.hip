@@ -27,3 +27,21 @@ extern "C" __global__ void dma(const uint32_t *in, uint32_t *out, int n) {
   for (unsigned e = t; e < len; e += 256)
     out[base + (e % 4) * (len / 4) + e / 4] = tile[e];
 }
+
+// The same copy with global_load_lds (a 64-bit address per lane instead of
+// a buffer resource).
+extern "C" __global__ void dma_global(const uint32_t *in, uint32_t *out,
+                                      int n) {
+  __shared__ uint32_t tile[256 * BYTES / 4];
+  unsigned t = threadIdxX(), wave = t / 64;
+  unsigned base = blockIdxX() * (256 * BYTES / 4);
+  __builtin_amdgcn_global_load_lds(
+      (void *)(in + base + t * (BYTES / 4)),
+      (__attribute__((address_space(3))) void *)(tile + wave * 64 * BYTES / 4),
+      BYTES, 0, 0);
+  __builtin_amdgcn_s_waitcnt(0x0f70); // vmcnt(0)
+  syncThreads();
+  unsigned len = 256 * BYTES / 4;
+  for (unsigned e = t; e < len; e += 256)
+    out[base + (e % 4) * (len / 4) + e / 4] = tile[e];
+}
