@@ -176,13 +176,11 @@ Device::loadModule(llvm::StringRef bytes) {
 /// Reads the initial-state enables of the kernel descriptor.
 static llvm::Error readDescriptor(const KernelInfo &kernel, LaunchState &L) {
   const uint8_t *d = kernel.descriptor.data();
-  uint32_t rsrc2, rsrc3;
+  uint32_t rsrc2;
   uint16_t props, preload;
-  std::memcpy(&rsrc3, d + 44, 4);
   std::memcpy(&rsrc2, d + 52, 4);
   std::memcpy(&props, d + 56, 2);
   std::memcpy(&preload, d + 58, 2);
-  (void)rsrc3;
   L.enablePrivateSegmentBuffer = props & (1u << 0);
   L.enableDispatchPtr = props & (1u << 1);
   L.enableQueuePtr = props & (1u << 2);
@@ -199,7 +197,6 @@ static llvm::Error readDescriptor(const KernelInfo &kernel, LaunchState &L) {
   L.enableWgId[2] = rsrc2 & (1u << 9);
   L.enableWgInfo = rsrc2 & (1u << 10);
   L.workitemIdDims = ((rsrc2 >> 11) & 3) + 1;
-  L.enableScratchOffset = rsrc2 & 1;
   L.preloadSgprs = preload & 0x7f;
   L.preloadOffsetDwords = preload >> 7;
   L.entryPc = kernel.entryAddress + (L.preloadSgprs ? 256 : 0);
@@ -366,7 +363,10 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     memory.release(L.dispatchAddress);
   });
 
+  // Workgroups are handed out in increasing id order (see shouldStop).
   std::vector<uint64_t> ids = options.onlyWorkgroups;
+  llvm::sort(ids);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   if (ids.empty()) {
     ids.resize(grid.count());
     for (uint64_t i = 0; i < ids.size(); ++i)
@@ -396,11 +396,13 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     wg.dmaPending.assign((ldsBytes + 3) / 4, 0);
     wg.scratchPerLane = kernel->privateSegmentFixedSize;
     Outcome &out = outcomes[t];
-    while (!L.abort) {
+    while (true) {
       uint64_t index = next.fetch_add(1);
       if (index >= ids.size())
         break;
       uint64_t id = ids[index];
+      if (L.shouldStop(id))
+        continue;
       wg.linearId = id;
       wg.id[0] = uint32_t(id % grid.x);
       wg.id[1] = uint32_t((id / grid.x) % grid.y);

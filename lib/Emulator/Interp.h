@@ -232,11 +232,23 @@ struct LaunchState {
        enableFlatScratchInit = false, enablePrivateSegmentSize = false,
        enablePrivateSegmentBuffer = false;
   bool enableWgId[3] = {false, false, false};
-  bool enableWgInfo = false, enableScratchOffset = false;
+  bool enableWgInfo = false;
   unsigned workitemIdDims = 1; ///< VGPR workitem ids enabled (x, xy, xyz).
   bool packedWorkitemIds = true;
   unsigned preloadSgprs = 0, preloadOffsetDwords = 0;
-  std::atomic<bool> abort{false};
+  /// Lowest linear id of a workgroup that failed. Workgroups with higher
+  /// ids stop early; lower ones still run, so the error reported is the
+  /// same whatever the thread count.
+  std::atomic<uint64_t> firstFailure{~0ull};
+  void noteFailure(uint64_t workgroup) {
+    uint64_t seen = firstFailure.load();
+    while (workgroup < seen &&
+           !firstFailure.compare_exchange_weak(seen, workgroup)) {
+    }
+  }
+  bool shouldStop(uint64_t workgroup) const {
+    return firstFailure.load(std::memory_order_relaxed) < workgroup;
+  }
 };
 
 /// Per-byte LDS shadow for the race checker (16 bytes: a workgroup has at

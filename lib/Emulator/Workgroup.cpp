@@ -33,7 +33,7 @@ void Wave::fault(const Instr &in, const llvm::Twine &message) {
                in.describe() + ": " + message)
                   .str();
   wg->errorPc = in.pc;
-  wg->launch->abort = true;
+  wg->launch->noteFailure(wg->linearId);
 }
 
 void Workgroup::flushLdsStats() {
@@ -618,7 +618,7 @@ void hk::emu::runWorkgroup(Workgroup &wg) {
         runSlice(w, *L.program, kSlice, checkWaits);
         executed += w.executed - before;
       }
-      if (w.state == Wave::Faulted || L.abort)
+      if (w.state == Wave::Faulted || L.shouldStop(wg.linearId))
         return;
       running += w.state == Wave::Running;
       atBarrier += w.state == Wave::AtBarrier;
