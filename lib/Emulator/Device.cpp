@@ -305,6 +305,40 @@ static llvm::Error validateLaunch(const ChipInfo &chip,
   return llvm::Error::success();
 }
 
+/// The linear ids of the workgroups to run, in increasing order (see
+/// LaunchState::shouldStop).
+static std::vector<uint64_t> workgroupOrder(Dim3 grid,
+                                            llvm::ArrayRef<uint64_t> only) {
+  std::vector<uint64_t> ids(only.begin(), only.end());
+  llvm::sort(ids);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (!ids.empty())
+    return ids;
+  ids.resize(grid.count());
+  for (uint64_t i = 0; i < ids.size(); ++i)
+    ids[i] = i;
+  return ids;
+}
+
+/// Sorts reports into a thread-independent order and keeps the first of
+/// each (kind, pc), at most `limit`.
+static std::vector<SanitizerReport>
+canonicalReports(std::vector<SanitizerReport> reports, unsigned limit) {
+  std::sort(reports.begin(), reports.end(),
+            [](const SanitizerReport &a, const SanitizerReport &b) {
+              return std::tie(a.kind, a.pc, a.workgroup, a.wave, a.lane) <
+                     std::tie(b.kind, b.pc, b.workgroup, b.wave, b.lane);
+            });
+  std::vector<SanitizerReport> unique;
+  for (SanitizerReport &r : reports)
+    if (unique.empty() || unique.back().kind != r.kind ||
+        unique.back().pc != r.pc)
+      unique.push_back(std::move(r));
+  if (unique.size() > limit)
+    unique.resize(limit);
+  return unique;
+}
+
 llvm::Expected<LaunchResult> Device::launch(const Module &module,
                                             llvm::StringRef kernelName,
                                             Dim3 grid, Dim3 block,
@@ -363,15 +397,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     memory.release(L.dispatchAddress);
   });
 
-  // Workgroups are handed out in increasing id order (see shouldStop).
-  std::vector<uint64_t> ids = options.onlyWorkgroups;
-  llvm::sort(ids);
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (ids.empty()) {
-    ids.resize(grid.count());
-    for (uint64_t i = 0; i < ids.size(); ++i)
-      ids[i] = i;
-  }
+  std::vector<uint64_t> ids = workgroupOrder(grid, options.onlyWorkgroups);
   unsigned threads = options.threads
                          ? options.threads
                          : std::max(1u, std::thread::hardware_concurrency());
@@ -445,20 +471,8 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   }
   if (failed)
     return makeError(failed->error);
-  // Reports in a thread-independent order, one per (kind, pc).
-  std::sort(result.reports.begin(), result.reports.end(),
-            [](const SanitizerReport &a, const SanitizerReport &b) {
-              return std::tie(a.kind, a.pc, a.workgroup, a.wave, a.lane) <
-                     std::tie(b.kind, b.pc, b.workgroup, b.wave, b.lane);
-            });
-  std::vector<SanitizerReport> unique;
-  for (SanitizerReport &r : result.reports)
-    if (unique.empty() || unique.back().kind != r.kind ||
-        unique.back().pc != r.pc)
-      unique.push_back(std::move(r));
-  if (unique.size() > options.maxReports)
-    unique.resize(options.maxReports);
-  result.reports = std::move(unique);
+  result.reports =
+      canonicalReports(std::move(result.reports), options.maxReports);
   result.workgroupsRun = ids.size();
   return result;
 }
