@@ -26,14 +26,14 @@ with tempfile.TemporaryDirectory() as tmp:
     out_path = os.path.join(tmp, "out.npy")
     cmd = [args.hk_emu, args.hsaco, "--grid=%d,%d,%d" % grid,
            "--block=%d,%d,%d" % block, "--dynamic-lds=%d" % (4 * per_group),
-           "--arg=out:u32:%d:%s" % (groups * per_group * 12, out_path),
+           "--arg=out:u32:%d:%s" % (groups * per_group * 14, out_path),
            "--arg=i32:%d" % marker] + extra
     if args.only is not None:
         cmd.append("--workgroups=%d" % args.only)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit("hk-emu failed: " + proc.stderr + proc.stdout)
-    got = np.load(out_path).reshape(groups, per_group, 12)
+    got = np.load(out_path).reshape(groups, per_group, 14)
 
 bad = 0
 for g in range(groups):
@@ -43,9 +43,10 @@ for g in range(groups):
         want = [x, y, z, bx, by, bz,
                 grid[0] * 1000000 + grid[1] * 1000 + grid[2],
                 block[0] * 1000000 + block[1] * 1000 + block[2],
-                grid[0] * block[0], marker + (l + 1) % per_group, marker, l % 64]
+                grid[0] * block[0], marker + (l + 1) % per_group, marker, l % 64,
+                3, 4 * per_group]
         if args.only is not None and g != args.only:
-            want = [0] * 12
+            want = [0] * 14
         if list(got[g, l]) != want:
             if bad < 5:
                 print("workgroup %d item %d: got %s want %s" % (g, l, list(got[g, l]), want))

@@ -27,7 +27,7 @@ extern "C" __global__ void ids(unsigned *out, int marker) {
     staticLds[local] = local;
   dynamicLds[local] = marker + local;
   syncThreads();
-  unsigned *o = out + linear * 12;
+  unsigned *o = out + linear * 14;
   o[0] = x;
   o[1] = y;
   o[2] = z;
@@ -40,4 +40,8 @@ extern "C" __global__ void ids(unsigned *out, int marker) {
   o[9] = dynamicLds[(local + 1) % (sx * sy * sz)];
   o[10] = marker;
   o[11] = staticLds[local % 64];
+  // COV5 implicit-argument offsets: hidden_grid_dims at 64 (u16) and
+  // hidden_dynamic_lds_size at 120.
+  o[12] = ((const unsigned short *)implicit)[32];
+  o[13] = implicit[30];
 }
