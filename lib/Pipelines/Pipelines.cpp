@@ -22,6 +22,7 @@ using namespace mlir;
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKTarget(HKTargetOptions{options.chip}));
   pm.addPass(createHKMfmaLayout());
+  pm.addPass(createHKBufferLoads(HKBufferLoadsOptions{options.direct}));
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
   pm.addPass(createConvertHKToAMDGPU());
   pm.addPass(createCanonicalizerPass());

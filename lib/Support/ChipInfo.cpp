@@ -236,6 +236,13 @@ bool ChipInfo::supportsDirectToLds(unsigned bytesPerLane) const {
   return llvm::is_contained(directToLdsBytes, bytesPerLane);
 }
 
+unsigned ChipInfo::maxDirectToLdsBytes() const {
+  unsigned widest = 0;
+  for (unsigned bytes : directToLdsBytes)
+    widest = std::max(widest, bytes);
+  return widest;
+}
+
 const MfmaInstr *ChipInfo::findMfma(MfmaElement ab, unsigned m, unsigned n,
                                     unsigned k) const {
   for (const MfmaInstr &instr : mfmaInstrs)

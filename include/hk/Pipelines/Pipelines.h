@@ -12,6 +12,10 @@ namespace hk {
 struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip: gfx942 or gfx950")};
+  Option<std::string> direct{
+      *this, "direct",
+      llvm::cl::desc("Direct-to-LDS group loads: auto, always or never"),
+      llvm::cl::init("auto")};
   Option<bool> ldsSwizzle{
       *this, "lds-swizzle",
       llvm::cl::desc("Swizzle shared tiles against bank conflicts"),

@@ -119,6 +119,8 @@ struct ChipInfo {
   static std::string knownChipNames();
 
   bool supportsDirectToLds(unsigned bytesPerLane) const;
+  /// The widest direct-to-LDS buffer load, in bytes per lane.
+  unsigned maxDirectToLdsBytes() const;
 
   /// Single-block dense MFMA with A/B of kind `ab`, or null.
   const MfmaInstr *findMfma(MfmaElement ab, unsigned m, unsigned n,

@@ -213,27 +213,88 @@ struct DimLowering : public OpConversionPattern<DimOp> {
 // Synchronization and clusters
 //===----------------------------------------------------------------------===//
 
+/// A compiler-only memory barrier: an empty asm statement that may touch
+/// any memory, so no memory access moves across it or merges with one on
+/// the other side. It emits nothing and waits for nothing.
+void compilerMemoryBarrier(OpBuilder &b, Location loc) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, "", "~{memory}",
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// Completes this wave's LDS accesses, then meets the other waves. Unlike a
+/// workgroup fence it does not wait for direct-to-LDS loads in flight: those
+/// are waited for through their tokens (hk.wait), which is what lets a
+/// pipelined loop keep the next tile's loads in flight across it.
 struct BarrierLowering : public OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Completes this wave's LDS traffic, then meets the other waves.
-    rewriter.replaceOpWithNewOp<amdgpu::LDSBarrierOp>(op);
+    Location loc = op.getLoc();
+    compilerMemoryBarrier(rewriter, loc);
+    amdgpu::MemoryCounterWaitOp::create(
+        rewriter, loc, IntegerAttr(), IntegerAttr(),
+        rewriter.getI32IntegerAttr(0), IntegerAttr(), IntegerAttr());
+    ROCDL::SBarrierOp::create(rewriter, loc);
+    compilerMemoryBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// Drains every memory counter: correct for any set of tokens, since group
-/// loads staged through registers leave nothing else outstanding.
+/// Without tokens, a wait drains every memory counter. With tokens it
+/// waits for vmcnt to fall to the count the wait plan computed, fenced by
+/// scheduling barriers so that no instruction moves across it; a wait whose
+/// loads went through registers needs nothing.
 struct WaitLowering : public OpConversionPattern<WaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+  WaitLowering(HKTypeConverter &converter, MLIRContext *ctx,
+               const WaitPlan &plan)
+      : OpConversionPattern(converter, ctx), plan(plan) {}
+
   LogicalResult
   matchAndRewrite(WaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
-        op, rewriter.getI32IntegerAttr(0), rewriter.getI32IntegerAttr(0),
-        rewriter.getI32IntegerAttr(0), IntegerAttr(), IntegerAttr());
+    Location loc = op.getLoc();
+    auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
+    if (op.getTokens().empty()) {
+      rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
+          op, i32(0), i32(0), i32(0), IntegerAttr(), IntegerAttr());
+      return success();
+    }
+    auto it = plan.vmcnt.find(op);
+    if (it == plan.vmcnt.end()) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // The vmcnt field holds at most 63 on these chips.
+    int64_t count = std::min<int64_t>(it->second, 63);
+    ROCDL::SchedBarrier::create(rewriter, loc, i32(0));
+    amdgpu::MemoryCounterWaitOp::create(rewriter, loc, i32(count),
+                                        IntegerAttr(), IntegerAttr(),
+                                        IntegerAttr(), IntegerAttr());
+    rewriter.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, i32(0));
+    return success();
+  }
+
+  const WaitPlan &plan;
+};
+
+/// arith.select between hk values (double-buffered shared tiles, register
+/// tiles) selects between their lowered forms.
+struct SelectLowering : public OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "unconvertible type");
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, type, adaptor.getCondition(), adaptor.getTrueValue(),
+        adaptor.getFalseValue());
     return success();
   }
 };
@@ -280,9 +341,24 @@ struct ConvertHKToAMDGPUPass
     ModuleOp module = getOperation();
     if (failed(checkLowerable(module)))
       return signalPassFailure();
+    // Body ops are converted after their kernel, when it is no longer there
+    // to ask: group copies record the wave count they are shared by.
+    module.walk([](KernelOp kernel) {
+      OpBuilder b(kernel);
+      auto waves = b.getI32IntegerAttr(kernel.getWaves());
+      kernel.walk([&](Operation *op) {
+        if (auto load = dyn_cast<GroupLoadOp>(op); load && !load.getWaves())
+          load.setWavesAttr(waves);
+        else if (auto store = dyn_cast<GroupStoreOp>(op);
+                 store && !store.getWaves())
+          store.setWavesAttr(waves);
+      });
+    });
     LdsPlan plan;
     if (failed(planLds(module, plan)))
       return signalPassFailure();
+    WaitPlan waits;
+    planWaits(module, waits);
 
     MLIRContext *ctx = &getContext();
     HKTypeConverter typeConverter;
@@ -293,9 +369,12 @@ struct ConvertHKToAMDGPUPass
                            amdgpu::AMDGPUDialect, arith::ArithDialect,
                            math::MathDialect, vector::VectorDialect>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
+    target.addDynamicallyLegalOp<arith::SelectOp>([&](arith::SelectOp op) {
+      return typeConverter.isLegal(op.getOperation());
+    });
     scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter,
                                                          patterns, target);
-    populateKernelPatterns(typeConverter, patterns, plan);
+    populateKernelPatterns(typeConverter, patterns, plan, waits);
     populateMemoryPatterns(typeConverter, patterns, plan);
     populateComputePatterns(typeConverter, patterns, plan);
 
@@ -315,8 +394,9 @@ struct ConvertHKToAMDGPUPass
 
 void lowering::populateKernelPatterns(HKTypeConverter &converter,
                                       RewritePatternSet &patterns,
-                                      const LdsPlan &) {
+                                      const LdsPlan &, const WaitPlan &waits) {
   patterns.add<KernelLowering, ReturnLowering, WaveIdLowering, BlockIdLowering,
-               GridDimLowering, DimLowering, BarrierLowering, WaitLowering,
-               ClusterLowering>(converter, patterns.getContext());
+               GridDimLowering, DimLowering, BarrierLowering, ClusterLowering,
+               SelectLowering>(converter, patterns.getContext());
+  patterns.add<WaitLowering>(converter, patterns.getContext(), waits);
 }

@@ -63,7 +63,20 @@ static std::string ldsGlobalName(StringRef kernel) {
   return (kernel + "__lds").str();
 }
 
+void LdsPlan::markTileAccess(Operation *op) const {
+  auto scopes = ArrayAttr::get(op->getContext(), {directScope});
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    load.setNoaliasScopesAttr(scopes);
+  else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    store.setNoaliasScopesAttr(scopes);
+}
+
 LogicalResult lowering::planLds(ModuleOp module, LdsPlan &plan) {
+  MLIRContext *ctx = module.getContext();
+  auto domain =
+      LLVM::AliasScopeDomainAttr::get(ctx, StringAttr::get(ctx, "hk.lds"));
+  plan.directScope = LLVM::AliasScopeAttr::get(
+      domain, StringAttr::get(ctx, "hk.direct_to_lds"));
   OpBuilder builder(module.getBodyRegion());
   for (KernelOp kernel : module.getOps<KernelOp>()) {
     KernelLds lds;
@@ -381,17 +394,41 @@ Value ViewBuffer::maskedOffset(OpBuilder &b, Location loc, Value valid,
       b, loc, valid, mulI32(b, loc, offset, elementBytes), numRecords);
 }
 
+/// The type a buffer transfer of `type` is issued as. The AMDGPU backend
+/// selects buffer loads and stores of whole dwords (or of one element of 8
+/// or 16 bits); vectors of narrow elements such as `vector<16xi8>` are
+/// therefore moved as dwords and bitcast.
+static Type bufferTransferType(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector)
+    return type;
+  unsigned bits =
+      vector.getNumElements() * vector.getElementType().getIntOrFloatBitWidth();
+  MLIRContext *ctx = type.getContext();
+  if (bits % 32 == 0)
+    return bits == 32 ? Type(IntegerType::get(ctx, 32))
+                      : VectorType::get(bits / 32, IntegerType::get(ctx, 32));
+  return IntegerType::get(ctx, bits);
+}
+
 Value ViewBuffer::load(OpBuilder &b, Location loc, Type type,
                        Value byteOffset) const {
   Value zero = constI32(b, loc, 0);
-  return ROCDL::RawPtrBufferLoadOp::create(b, loc, type, resource, byteOffset,
-                                           zero, zero, ArrayAttr(), ArrayAttr(),
-                                           ArrayAttr());
+  Type transfer = bufferTransferType(type);
+  Value value = ROCDL::RawPtrBufferLoadOp::create(
+      b, loc, transfer, resource, byteOffset, zero, zero, ArrayAttr(),
+      ArrayAttr(), ArrayAttr());
+  if (transfer == type)
+    return value;
+  return LLVM::BitcastOp::create(b, loc, type, value);
 }
 
 void ViewBuffer::store(OpBuilder &b, Location loc, Value value,
                        Value byteOffset) const {
   Value zero = constI32(b, loc, 0);
+  Type transfer = bufferTransferType(value.getType());
+  if (transfer != value.getType())
+    value = LLVM::BitcastOp::create(b, loc, transfer, value);
   ROCDL::RawPtrBufferStoreOp::create(b, loc, value, resource, byteOffset, zero,
                                      zero, ArrayAttr(), ArrayAttr(),
                                      ArrayAttr());
@@ -401,26 +438,28 @@ void ViewBuffer::store(OpBuilder &b, Location loc, Value value,
 // Shared tiles
 //===----------------------------------------------------------------------===//
 
+Value lowering::swizzledColumn(OpBuilder &b, Location loc, SharedTileType type,
+                               Value row, Value col) {
+  auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
+  if (!swizzle || swizzle.isIdentity())
+    return col;
+  unsigned vecLog = llvm::Log2_32(swizzle.getVec());
+  unsigned perPhaseLog = llvm::Log2_32(swizzle.getPerPhase());
+  Value group = arith::ShRUIOp::create(b, loc, col, constI32(b, loc, vecLog));
+  Value within = arith::AndIOp::create(b, loc, col,
+                                       constI32(b, loc, swizzle.getVec() - 1));
+  Value phase = arith::AndIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(b, loc, row, constI32(b, loc, perPhaseLog)),
+      constI32(b, loc, swizzle.getMaxPhase() - 1));
+  Value permuted = arith::XOrIOp::create(b, loc, group, phase);
+  return arith::OrIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, permuted, constI32(b, loc, vecLog)),
+      within);
+}
+
 Value lowering::sharedElementOffset(OpBuilder &b, Location loc,
                                     SharedTileType type, Value row, Value col) {
-  Value swizzled = col;
-  auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
-  if (swizzle && !swizzle.isIdentity()) {
-    unsigned vecLog = llvm::Log2_32(swizzle.getVec());
-    unsigned perPhaseLog = llvm::Log2_32(swizzle.getPerPhase());
-    Value group = arith::ShRUIOp::create(b, loc, col, constI32(b, loc, vecLog));
-    Value within = arith::AndIOp::create(
-        b, loc, col, constI32(b, loc, swizzle.getVec() - 1));
-    Value phase = arith::AndIOp::create(
-        b, loc,
-        arith::ShRUIOp::create(b, loc, row, constI32(b, loc, perPhaseLog)),
-        constI32(b, loc, swizzle.getMaxPhase() - 1));
-    Value permuted = arith::XOrIOp::create(b, loc, group, phase);
-    swizzled = arith::OrIOp::create(
-        b, loc,
-        arith::ShLIOp::create(b, loc, permuted, constI32(b, loc, vecLog)),
-        within);
-  }
   return arith::AddIOp::create(b, loc, mulI32(b, loc, row, type.getCols()),
-                               swizzled);
+                               swizzledColumn(b, loc, type, row, col));
 }

@@ -13,6 +13,7 @@
 #include "hk/Dialect/HK/IR/Layouts.h"
 #include "hk/Dialect/HK/IR/TileAccess.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
@@ -51,10 +52,44 @@ struct KernelLds {
 struct LdsPlan {
   llvm::DenseMap<mlir::Operation *, int64_t> allocOffsets;
   llvm::StringMap<KernelLds> kernels;
+  /// Alias scope of direct-to-LDS writes. Tile reads and writes of LDS are
+  /// marked as not aliasing them: their order is the program's (hk.wait,
+  /// hk.barrier), as for any asynchronous copy, so LLVM need not drain
+  /// vmcnt before every LDS access.
+  mlir::LLVM::AliasScopeAttr directScope;
+
+  /// Marks an LDS load or store as ordered against direct-to-LDS writes by
+  /// the program.
+  void markTileAccess(mlir::Operation *op) const;
 };
 
 /// Plans the LDS of every kernel in `module` and creates the globals.
 mlir::LogicalResult planLds(mlir::ModuleOp module, LdsPlan &plan);
+
+/// The vmcnt each token wait needs, decided before conversion: the fewest
+/// direct-to-LDS instructions any path issues between the awaited loads and
+/// the wait. Waits absent from the map need no vmcnt (their loads went
+/// through registers and are complete); waits without tokens drain.
+struct WaitPlan {
+  llvm::DenseMap<mlir::Operation *, int64_t> vmcnt;
+};
+
+/// Plans every hk.wait of `module`.
+void planWaits(mlir::ModuleOp module, WaitPlan &plan);
+
+/// How a direct-to-LDS group load splits into instructions: each moves
+/// `laneBytes` per lane for 64 lanes into consecutive LDS bytes; wave `w`
+/// issues instructions w, w + waves, w + 2*waves, ...
+struct DirectCopyPlan {
+  int64_t laneBytes;
+  int64_t instructions; ///< For the whole tile.
+  int64_t waves;        ///< Waves taking part.
+  /// Instructions every taking-part wave issues (the fewest of any wave).
+  int64_t perWaveMinimum() const { return instructions / waves; }
+  int64_t rounds() const { return (instructions + waves - 1) / waves; }
+};
+
+DirectCopyPlan planDirectCopy(GroupLoadOp op, const ChipInfo &chip);
 
 /// Name of the kernel `op` belongs to (before or after its lowering).
 llvm::StringRef getKernelName(mlir::Operation *op);
@@ -193,6 +228,13 @@ ViewBuffer makeViewBuffer(mlir::OpBuilder &b, mlir::Location loc,
 // Shared tiles
 //===----------------------------------------------------------------------===//
 
+/// The column where element (row, col) of a shared tile is stored. XOR
+/// swizzles are their own inverse: applied to a stored column, this gives
+/// the element's column.
+mlir::Value swizzledColumn(mlir::OpBuilder &b, mlir::Location loc,
+                           SharedTileType type, mlir::Value row,
+                           mlir::Value col);
+
 /// Element offset of (row, col) in a shared tile, after its swizzle.
 mlir::Value sharedElementOffset(mlir::OpBuilder &b, mlir::Location loc,
                                 SharedTileType type, mlir::Value row,
@@ -211,7 +253,7 @@ inline int64_t sharedContiguousElements(SharedTileType type) {
 
 void populateKernelPatterns(HKTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
-                            const LdsPlan &plan);
+                            const LdsPlan &plan, const WaitPlan &waits);
 void populateMemoryPatterns(HKTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             const LdsPlan &plan);

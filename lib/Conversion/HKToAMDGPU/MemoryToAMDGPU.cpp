@@ -8,8 +8,10 @@
 
 #include "Lowering.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -30,6 +32,7 @@ struct GlobalTileAccess {
 
   ViewABI view;
   ViewBuffer buffer;
+  bool viaBuffer = false; ///< In-bounds accesses also use the buffer.
   TileOrigin origin;
   FragmentLayout layout;
   Type memElem;
@@ -63,18 +66,44 @@ struct GlobalTileAccess {
                                    addI32(b, loc, laneCol, col));
     return buffer.maskedOffset(b, loc, inside, offsetOf(b, loc, row, col));
   }
+
+  /// An in-bounds access of `type` at the lane's (row, col), through the
+  /// buffer resource or a global pointer.
+  Value loadUnit(OpBuilder &b, Location loc, Type type, int64_t row,
+                 int64_t col, int64_t alignment) const {
+    Value offset = offsetOf(b, loc, row, col);
+    if (viaBuffer)
+      return buffer.load(b, loc, type,
+                         mulI32(b, loc, offset, buffer.elementBytes));
+    return LLVM::LoadOp::create(
+        b, loc, type, elementPointer(b, loc, view.ptr, memElem, offset),
+        alignment);
+  }
+  void storeUnit(OpBuilder &b, Location loc, Value value, int64_t row,
+                 int64_t col, int64_t alignment) const {
+    Value offset = offsetOf(b, loc, row, col);
+    if (viaBuffer) {
+      buffer.store(b, loc, value, mulI32(b, loc, offset, buffer.elementBytes));
+      return;
+    }
+    LLVM::StoreOp::create(b, loc, value,
+                          elementPointer(b, loc, view.ptr, memElem, offset),
+                          alignment);
+  }
 };
 
 FailureOr<GlobalTileAccess> prepareGlobalAccess(OpBuilder &b, Location loc,
                                                 Value view, ValueRange indices,
                                                 RegisterTileType tile,
-                                                const ChipInfo &chip) {
+                                                const ChipInfo &chip,
+                                                bool viaBuffer) {
   FailureOr<ViewABI> abi = getViewABI(b, loc, view);
   if (failed(abi))
     return failure();
   GlobalTileAccess access(*abi, *FragmentLayout::get(tile.getLayout()));
   access.memElem = getMemoryElementType(abi->type.getElementType());
   access.buffer = makeViewBuffer(b, loc, access.view, access.memElem, chip);
+  access.viaBuffer = viaBuffer;
   access.rows = tile.getRows();
   access.cols = tile.getCols();
   access.origin =
@@ -110,12 +139,11 @@ Value emitGlobalTileLoad(OpBuilder &b, Location loc,
     b.setInsertionPointToStart(ifOp.thenBlock());
     Value result = zeroOf(b, loc, vecType);
     for (const AccessUnit &unit : access.units) {
-      Value ptr = elementPointer(b, loc, access.view.ptr, access.memElem,
-                                 access.offsetOf(b, loc, unit.row, unit.col));
       Type type = unit.width == 1
                       ? access.memElem
                       : Type(VectorType::get({unit.width}, access.memElem));
-      Value v = LLVM::LoadOp::create(b, loc, type, ptr, bytes * unit.width);
+      Value v =
+          access.loadUnit(b, loc, type, unit.row, unit.col, bytes * unit.width);
       result = insertAt(b, loc, v, result, unit.slot);
     }
     scf::YieldOp::create(b, loc, result);
@@ -148,13 +176,9 @@ void emitGlobalTileStore(OpBuilder &b, Location loc,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    for (const AccessUnit &unit : access.units) {
-      Value ptr = elementPointer(b, loc, access.view.ptr, access.memElem,
-                                 access.offsetOf(b, loc, unit.row, unit.col));
-      LLVM::StoreOp::create(b, loc,
-                            extractAt(b, loc, values, unit.slot, unit.width),
-                            ptr, bytes * unit.width);
-    }
+    for (const AccessUnit &unit : access.units)
+      access.storeUnit(b, loc, extractAt(b, loc, values, unit.slot, unit.width),
+                       unit.row, unit.col, bytes * unit.width);
   }
   {
     OpBuilder::InsertionGuard guard(b);
@@ -242,7 +266,9 @@ struct AllocLowering : public OpConversionPattern<AllocOp> {
 };
 
 struct LoadLowering : public OpConversionPattern<LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LoadLowering(HKTypeConverter &converter, MLIRContext *ctx, const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
 
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
@@ -256,9 +282,9 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
       const ChipInfo *chip = lookupTargetChip(op);
       if (!chip)
         return rewriter.notifyMatchFailure(op, "no target chip");
-      FailureOr<GlobalTileAccess> access =
-          prepareGlobalAccess(rewriter, loc, adaptor.getSource(),
-                              adaptor.getIndices(), tile, *chip);
+      FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
+          rewriter, loc, adaptor.getSource(), adaptor.getIndices(), tile, *chip,
+          op.getPath() == TransferPath::Buffer);
       if (failed(access))
         return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
       raw = emitGlobalTileLoad(rewriter, loc, *access,
@@ -276,9 +302,10 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
         Type type = unit.width == 1
                         ? access.memElem
                         : Type(VectorType::get({unit.width}, access.memElem));
-        Value v = LLVM::LoadOp::create(rewriter, loc, type,
-                                       access.pointerOf(rewriter, loc, unit),
-                                       bytes * unit.width);
+        auto v = LLVM::LoadOp::create(rewriter, loc, type,
+                                      access.pointerOf(rewriter, loc, unit),
+                                      bytes * unit.width);
+        lds.markTileAccess(v);
         raw = insertAt(rewriter, loc, v, raw, unit.slot);
       }
     }
@@ -289,7 +316,10 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
 };
 
 struct StoreLowering : public OpConversionPattern<StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  StoreLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
 
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
@@ -311,7 +341,8 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
       if (!chip)
         return rewriter.notifyMatchFailure(op, "no target chip");
       FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
-          rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile, *chip);
+          rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile, *chip,
+          op.getPath() == TransferPath::Buffer);
       if (failed(access))
         return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
       emitGlobalTileStore(rewriter, loc, *access, values);
@@ -324,10 +355,10 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
         rewriter, loc, adaptor.getDest(), shared, adaptor.getIndices(), tile);
     int64_t bytes = getElementBytes(access.memElem);
     for (const AccessUnit &unit : access.units)
-      LLVM::StoreOp::create(
+      lds.markTileAccess(LLVM::StoreOp::create(
           rewriter, loc,
           extractAt(rewriter, loc, values, unit.slot, unit.width),
-          access.pointerOf(rewriter, loc, unit), bytes * unit.width);
+          access.pointerOf(rewriter, loc, unit), bytes * unit.width));
     rewriter.eraseOp(op);
     return success();
   }
@@ -402,20 +433,77 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
     emitRound(constI32(b, loc, round), (round + 1) * plan.lanes > plan.chunks);
 }
 
-int64_t groupLanes(Operation *op, std::optional<uint32_t> waves) {
-  if (waves)
-    return int64_t(*waves) * 64;
-  return int64_t(op->getParentOfType<KernelOp>()
-                     ? op->getParentOfType<KernelOp>().getWaves()
-                     : 1) *
-         64;
+/// Lanes sharing a group copy; the conversion pass has recorded every
+/// copy's wave count before any kernel is converted.
+int64_t groupLanes(std::optional<uint32_t> waves) {
+  assert(waves && "group copy without a wave count");
+  return int64_t(*waves) * 64;
+}
+
+/// Global -> LDS with direct-to-LDS buffer loads: instruction i of the copy
+/// moves `laneBytes` per lane for 64 lanes into LDS bytes
+/// [i*64*laneBytes, (i+1)*64*laneBytes) of the tile, in lane order; each
+/// lane fetches the elements that belong there, i.e. the swizzle is applied
+/// on the global side. Wave w issues instructions w, w + waves, ...
+void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
+                    const ChipInfo &chip, const LdsPlan &lds,
+                    const ViewBuffer &buffer, const TileOrigin &origin,
+                    Value ldsBase) {
+  SharedTileType shared = op.getDest().getType();
+  DirectCopyPlan plan = planDirectCopy(op, chip);
+  int64_t bytes = buffer.elementBytes;
+  int64_t instructionBytes = plan.laneBytes * 64;
+  int64_t tileBytes = shared.getRows() * shared.getCols() * bytes;
+  Value wave = waveId(b, loc);
+  Value lane = laneId(b, loc);
+  Value laneByte = mulI32(b, loc, lane, plan.laneBytes);
+  Value zero = constI32(b, loc, 0);
+  for (int64_t round = 0; round < plan.rounds(); ++round) {
+    // The instruction this wave issues in this round (uniform).
+    Value instruction = addI32(b, loc, wave, round * plan.waves);
+    SmallVector<Value> conditions = {
+        ult(b, loc, wave, constI32(b, loc, plan.waves))};
+    if ((round + 1) * plan.waves > plan.instructions)
+      conditions.push_back(
+          ult(b, loc, instruction, constI32(b, loc, plan.instructions)));
+    Value tileByte = arith::AddIOp::create(
+        b, loc, mulI32(b, loc, instruction, instructionBytes), laneByte);
+    // Only a tile that does not fill its last instruction has idle lanes.
+    if (tileBytes % instructionBytes != 0)
+      conditions.push_back(ult(b, loc, tileByte, constI32(b, loc, tileBytes)));
+    auto guard =
+        scf::IfOp::create(b, loc, TypeRange{}, andAll(b, loc, conditions),
+                          /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    Value element =
+        arith::DivUIOp::create(b, loc, tileByte, constI32(b, loc, bytes));
+    Value row = arith::DivUIOp::create(b, loc, element,
+                                       constI32(b, loc, shared.getCols()));
+    Value stored = arith::RemUIOp::create(b, loc, element,
+                                          constI32(b, loc, shared.getCols()));
+    Value col = swizzledColumn(b, loc, shared, row, stored);
+    Value offset =
+        mulI32(b, loc, origin.tileElementOffset(b, loc, row, col), bytes);
+    Value ldsPtr =
+        elementPointer(b, loc, ldsBase, b.getI8Type(),
+                       mulI32(b, loc, instruction, instructionBytes));
+    ROCDL::RawPtrBufferLoadLdsOp::create(
+        b, loc, buffer.resource, ldsPtr, constI32(b, loc, plan.laneBytes),
+        offset, zero, zero, zero,
+        /*alias_scopes=*/ArrayAttr::get(b.getContext(), {lds.directScope}),
+        ArrayAttr(), ArrayAttr());
+  }
 }
 
 /// Global -> LDS, staged through registers: each lane loads 16-byte chunks
 /// (masked element by element when the tile is not wholly inside the view)
 /// and writes them to their swizzled place.
 struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  GroupLoadLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                    const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
 
   LogicalResult
   matchAndRewrite(GroupLoadOp op, OpAdaptor adaptor,
@@ -425,7 +513,7 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getSource());
     if (failed(view))
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
-    int64_t lanes = groupLanes(op, op.getWaves());
+    int64_t lanes = groupLanes(op.getWaves());
     GroupCopyPlan plan = planGroupCopy(shared, lanes);
     TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
                                    plan.rows, plan.cols);
@@ -436,6 +524,7 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     if (!chip)
       return rewriter.notifyMatchFailure(op, "no target chip");
     ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
+    TransferPath path = op.getPath().value_or(TransferPath::Global);
 
     auto whole = scf::IfOp::create(
         rewriter, loc, TypeRange{},
@@ -445,25 +534,34 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
       for (int64_t p = 0; p < plan.chunkElems; p += plan.pieceElems) {
         Value off =
             sharedElementOffset(b, loc, shared, row, addI32(b, loc, col, p));
-        LLVM::StoreOp::create(b, loc,
-                              extractAt(b, loc, chunk, p, plan.pieceElems),
-                              elementPointer(b, loc, ldsBase, memElem, off),
-                              bytes * plan.pieceElems);
+        lds.markTileAccess(LLVM::StoreOp::create(
+            b, loc, extractAt(b, loc, chunk, p, plan.pieceElems),
+            elementPointer(b, loc, ldsBase, memElem, off),
+            bytes * plan.pieceElems));
       }
     };
     auto chunkType = VectorType::get({plan.chunkElems}, memElem);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(whole.thenBlock());
-      forEachChunk(
-          rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
-            Value ptr = elementPointer(
-                rewriter, loc, view->ptr, memElem,
-                origin.tileElementOffset(rewriter, loc, row, col));
-            Value chunk = LLVM::LoadOp::create(rewriter, loc, chunkType, ptr,
-                                               bytes * plan.chunkElems);
-            storePieces(rewriter, row, col, chunk);
-          });
+      if (path == TransferPath::Direct) {
+        emitDirectCopy(rewriter, loc, op, *chip, lds, buffer, origin, ldsBase);
+      } else {
+        forEachChunk(
+            rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
+              Value offset = origin.tileElementOffset(rewriter, loc, row, col);
+              Value chunk =
+                  path == TransferPath::Buffer
+                      ? buffer.load(rewriter, loc, chunkType,
+                                    mulI32(rewriter, loc, offset, bytes))
+                      : LLVM::LoadOp::create(rewriter, loc, chunkType,
+                                             elementPointer(rewriter, loc,
+                                                            view->ptr, memElem,
+                                                            offset),
+                                             bytes * plan.chunkElems);
+              storePieces(rewriter, row, col, chunk);
+            });
+      }
       rewriter.setInsertionPointToStart(whole.elseBlock());
       forEachChunk(
           rewriter, loc, plan, /*asLoop=*/true, [&](Value row, Value col) {
@@ -485,11 +583,17 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     }
 
     if (op.getToken()) {
-      // Staged through registers, the copy is complete for this wave once
-      // its LDS writes are; the token carries nothing to count.
+      // hk.wait counts the loads behind a token statically (see Waits.cpp);
+      // the value itself carries nothing.
       rewriter.replaceOp(op, constI32(rewriter, loc, 0));
       return success();
     }
+    // The synchronous form is complete when it returns: a direct copy waits
+    // for its loads (the newest vector memory operations, so vmcnt(0)).
+    if (path == TransferPath::Direct)
+      amdgpu::MemoryCounterWaitOp::create(
+          rewriter, loc, rewriter.getI32IntegerAttr(0), IntegerAttr(),
+          IntegerAttr(), IntegerAttr(), IntegerAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -498,7 +602,10 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
 /// LDS -> global: each lane reads 16-byte chunks and stores them, masked
 /// element by element when the tile is not wholly inside the view.
 struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  GroupStoreLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                     const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
 
   LogicalResult
   matchAndRewrite(GroupStoreOp op, OpAdaptor adaptor,
@@ -508,7 +615,7 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
     FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getDest());
     if (failed(view))
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
-    GroupCopyPlan plan = planGroupCopy(shared, groupLanes(op, op.getWaves()));
+    GroupCopyPlan plan = planGroupCopy(shared, groupLanes(op.getWaves()));
     TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
                                    plan.rows, plan.cols);
     Type memElem = getMemoryElementType(shared.getElementType());
@@ -528,9 +635,10 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
         Type type = plan.pieceElems == 1
                         ? memElem
                         : Type(VectorType::get({plan.pieceElems}, memElem));
-        Value piece = LLVM::LoadOp::create(
+        auto piece = LLVM::LoadOp::create(
             b, loc, type, elementPointer(b, loc, ldsBase, memElem, off),
             bytes * plan.pieceElems);
+        lds.markTileAccess(piece);
         chunk = insertAt(b, loc, piece, chunk, p);
       }
       return chunk;
@@ -541,13 +649,20 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
         /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(whole.thenBlock());
+    bool viaBuffer = op.getPath() == TransferPath::Buffer;
     forEachChunk(
         rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
-          Value ptr =
-              elementPointer(rewriter, loc, view->ptr, memElem,
-                             origin.tileElementOffset(rewriter, loc, row, col));
-          LLVM::StoreOp::create(rewriter, loc, readChunk(rewriter, row, col),
-                                ptr, bytes * plan.chunkElems);
+          Value offset = origin.tileElementOffset(rewriter, loc, row, col);
+          Value chunk = readChunk(rewriter, row, col);
+          if (viaBuffer) {
+            buffer.store(rewriter, loc, chunk,
+                         mulI32(rewriter, loc, offset, bytes));
+            return;
+          }
+          LLVM::StoreOp::create(
+              rewriter, loc, chunk,
+              elementPointer(rewriter, loc, view->ptr, memElem, offset),
+              bytes * plan.chunkElems);
         });
     rewriter.setInsertionPointToStart(whole.elseBlock());
     forEachChunk(
@@ -576,8 +691,6 @@ void lowering::populateMemoryPatterns(HKTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const LdsPlan &plan) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AllocLowering>(converter, ctx, plan);
-  patterns
-      .add<LoadLowering, StoreLowering, GroupLoadLowering, GroupStoreLowering>(
-          converter, ctx);
+  patterns.add<AllocLowering, LoadLowering, StoreLowering, GroupLoadLowering,
+               GroupStoreLowering>(converter, ctx, plan);
 }

@@ -43,7 +43,12 @@ hk.kernel @math(%s: f32) waves(1) {
   // Equivalent layouts convert for free.
   // CHECK-NOT: hk.convert_layout
   %l = hk.convert_layout %c : !hk.rt<16x16xbf16, row> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-  // CHECK: amdgpu.lds_barrier
+  // A barrier is a compiler memory fence, an LDS drain and s_barrier; it
+  // leaves global loads in flight.
+  // CHECK: llvm.inline_asm has_side_effects "", "~{memory}"
+  // CHECK-NEXT: amdgpu.memory_counter_wait ds(0)
+  // CHECK-NEXT: rocdl.s.barrier
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "", "~{memory}"
   hk.barrier
   // CHECK: amdgpu.memory_counter_wait load(0) store(0) ds(0)
   hk.wait

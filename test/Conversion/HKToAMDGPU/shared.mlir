@@ -23,7 +23,7 @@ hk.kernel @lds() waves(1) {
 // row's phase; row-layout reads stay 8-byte vectors (within a group).
 // CHECK-LABEL: llvm.func @swizzled
 // CHECK: arith.xori
-// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xbf16>
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64, noalias_scopes = [#alias_scope{{[0-9]*}}]} : !llvm.ptr<3> -> vector<4xbf16>
 module attributes {hk.target = #hk.target<"gfx942">} {
 hk.kernel @swizzled() waves(1) {
   %s = hk.alloc : !hk.st<32x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
@@ -41,11 +41,11 @@ hk.kernel @swizzled() waves(1) {
 // CHECK-LABEL: llvm.func @group_load
 // CHECK: scf.if
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64, noalias_scopes = [#alias_scope{{[0-9]*}}]} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK: } else {
 // CHECK: scf.for
 // CHECK-COUNT-8: rocdl.raw.ptr.buffer.load %{{.*}} : bf16
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64, noalias_scopes = [#alias_scope{{[0-9]*}}]} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK: } {llvm.loop_annotation = #loop_annotation}
 module attributes {hk.target = #hk.target<"gfx950">} {
 hk.kernel @group_load(%a: !hk.gl<?x?xbf16>) waves(4) {

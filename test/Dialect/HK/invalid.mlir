@@ -802,3 +802,51 @@ hk.kernel @k() waves(8) {
   } : !hk.rt<16x16xf32, row>
   hk.return
 }
+
+//===----------------------------------------------------------------------===//
+// Transfer paths
+//===----------------------------------------------------------------------===//
+
+// -----
+
+hk.kernel @k() waves(1) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<16x16xf32>
+  // expected-error @below {{path #hk.path<buffer> applies to global memory, not '!hk.st<16x16xf32>'}}
+  %r = hk.load %s[%c0, %c0] {path = #hk.path<buffer>} : !hk.st<16x16xf32> -> !hk.rt<16x16xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%a: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %r = hk.zero : !hk.rt<16x16xf32>
+  // expected-error @below {{direct-to-LDS transfers are for hk.group_load only}}
+  hk.store %r, %a[%c0, %c0] {path = #hk.path<direct>} : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%a: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<16x16xf32>
+  // expected-error @below {{direct-to-LDS transfers are for hk.group_load only}}
+  hk.group_store %s, %a[%c0, %c0] {path = #hk.path<direct>} : !hk.st<16x16xf32>, !hk.gl<?x?xf32>
+  hk.return
+}
+
+// -----
+
+// On gfx950 each lane of a direct load writes 16 consecutive LDS bytes; a
+// swizzle moving 8-byte groups would scatter them.
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<16x64xbf16, #hk.swizzle<vec = 4, per_phase = 1, max_phase = 8>>
+  // expected-error @below {{swizzle #hk.swizzle<vec = 4, per_phase = 1, max_phase = 8> moves groups of 8 bytes, but each lane of a direct-to-LDS load on gfx950 writes 16 consecutive bytes}}
+  hk.group_load %a[%c0, %c0], %s {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<16x64xbf16, #hk.swizzle<vec = 4, per_phase = 1, max_phase = 8>>
+  hk.return
+}
+}

@@ -73,6 +73,13 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
   hk.store %svr, %v[%c0] : !hk.rv<64xf32> -> !hk.gl<?xf32>
   // CHECK: hk.group_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !hk.st<64x64xbf16>, !hk.gl<?x?xbf16>
   hk.group_store %s3, %a[%c0, %c0] : !hk.st<64x64xbf16>, !hk.gl<?x?xbf16>
+  // Transfer paths round-trip on every global access.
+  // CHECK: hk.group_load %{{.*}} {path = #hk.path<direct>}
+  hk.group_load %a[%c0, %c1], %s3 {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  // CHECK: hk.group_store %{{.*}} {path = #hk.path<buffer>}
+  hk.group_store %s3, %a[%c0, %c0] {path = #hk.path<buffer>} : !hk.st<64x64xbf16>, !hk.gl<?x?xbf16>
+  // CHECK: hk.load %{{.*}} {path = #hk.path<global>} : !hk.gl<?x?xbf16> -> !hk.rt<16x16xbf16>
+  %pg = hk.load %a[%c0, %c0] {path = #hk.path<global>} : !hk.gl<?x?xbf16> -> !hk.rt<16x16xbf16>
   hk.return
 }
 

@@ -363,12 +363,34 @@ static LogicalResult verifyTransfer(Operation *op, Type memType, Type regType,
   return success();
 }
 
+/// A transfer path names how global memory is accessed; direct-to-LDS only
+/// makes sense for a group load.
+static LogicalResult verifyPath(Operation *op, Type memType,
+                                std::optional<TransferPath> path,
+                                bool directAllowed) {
+  if (!path)
+    return success();
+  if (!isa<GlobalViewType>(memType))
+    return op->emitOpError() << "path #hk.path<" << stringifyTransferPath(*path)
+                             << "> applies to global memory, not " << memType;
+  if (*path == TransferPath::Direct && !directAllowed)
+    return op->emitOpError()
+           << "direct-to-LDS transfers are for hk.group_load only";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
+  if (failed(verifyPath(*this, getSource().getType(), getPath(),
+                        /*directAllowed=*/false)))
+    return failure();
   return verifyTransfer(*this, getSource().getType(), getResult().getType(),
                         getIndices().size());
 }
 
 LogicalResult StoreOp::verify() {
+  if (failed(verifyPath(*this, getDest().getType(), getPath(),
+                        /*directAllowed=*/false)))
+    return failure();
   return verifyTransfer(*this, getDest().getType(), getValue().getType(),
                         getIndices().size());
 }
@@ -425,11 +447,35 @@ LogicalResult GroupLoadOp::verify() {
                                           "!hk.token"
                                         : "synchronous group load returns no "
                                           "token; add 'async'");
-  return verifyGroupCopy(*this, getSource().getType(), getDest().getType(),
-                         getIndices().size(), getWaves());
+  if (failed(verifyGroupCopy(*this, getSource().getType(), getDest().getType(),
+                             getIndices().size(), getWaves())))
+    return failure();
+  if (getPath() != TransferPath::Direct)
+    return success();
+  // Each lane of a direct-to-LDS load writes its bytes at consecutive LDS
+  // addresses, so the swizzle must keep them together.
+  const ChipInfo *chip = lookupTargetChip(*this);
+  if (!chip)
+    return success();
+  SharedTileType shared = getDest().getType();
+  int64_t elementBytes = getElementBits(shared.getElementType()) / 8;
+  int64_t laneBytes = std::min<int64_t>(chip->maxDirectToLdsBytes(),
+                                        shared.getCols() * elementBytes);
+  auto swizzle = dyn_cast_if_present<SwizzleAttr>(shared.getSwizzle());
+  if (swizzle && !swizzle.isIdentity() &&
+      int64_t(swizzle.getVec()) * elementBytes < laneBytes)
+    return emitOpError() << "swizzle " << swizzle << " moves groups of "
+                         << swizzle.getVec() * elementBytes
+                         << " bytes, but each lane of a direct-to-LDS load on "
+                         << chip->name << " writes " << laneBytes
+                         << " consecutive bytes";
+  return success();
 }
 
 LogicalResult GroupStoreOp::verify() {
+  if (getPath() == TransferPath::Direct)
+    return emitOpError()
+           << "direct-to-LDS transfers are for hk.group_load only";
   return verifyGroupCopy(*this, getDest().getType(), getSource().getType(),
                          getIndices().size(), getWaves());
 }

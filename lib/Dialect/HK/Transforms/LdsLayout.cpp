@@ -4,6 +4,8 @@
 #include "hk/Dialect/HK/IR/TileAccess.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
+#include "ValueClasses.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -36,9 +38,23 @@ public:
       : chip(chip), type(type),
         bytes(getElementBits(type.getElementType()) / 8) {}
 
-  Cost evaluate(SwizzleAttr swizzle, ArrayRef<Operation *> uses) {
+  /// The cost of `swizzle`, or nothing when a direct-to-LDS load rules it
+  /// out (it would split the bytes a lane writes).
+  std::optional<Cost> evaluate(SwizzleAttr swizzle,
+                               ArrayRef<Operation *> uses) {
     Cost cost;
     for (Operation *use : uses) {
+      if (auto groupLoad = dyn_cast<GroupLoadOp>(use);
+          groupLoad && groupLoad.getPath() == TransferPath::Direct) {
+        // Each wave's lanes write consecutive LDS addresses: no conflicts,
+        // whatever the swizzle, as long as it keeps a lane's bytes together.
+        int64_t laneBytes = std::min<int64_t>(chip.maxDirectToLdsBytes(),
+                                              type.getCols() * bytes);
+        if (swizzleContiguousElements(swizzle, type.getCols()) * bytes <
+            laneBytes)
+          return std::nullopt;
+        continue;
+      }
       if (auto load = dyn_cast<LoadOp>(use))
         addTileAccesses(cost, swizzle, load.getType(),
                         !load.getIndices().empty(),
@@ -158,44 +174,53 @@ public:
   using HKLdsLayoutBase::HKLdsLayoutBase;
 
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([&](AllocOp alloc) {
-      auto type = dyn_cast<SharedTileType>(alloc.getType());
-      if (!type || type.getSwizzle())
-        return WalkResult::advance();
+    // Shared tiles joined by selects, branches or loops (double buffers)
+    // must share one swizzle: choose it for the uses of all of them.
+    ValueClasses<SharedTileType> classes;
+    getOperation().walk([&](Operation *op) { classes.visitControlFlow(op); });
+    for (auto &[root, members] : classes.classes()) {
+      auto type = cast<SharedTileType>(root.getType());
+      if (type.getSwizzle())
+        continue;
+      SwizzleAttr chosen;
       if (!swizzle) {
-        alloc.getResult().setType(
-            type.withSwizzle(SwizzleAttr::get(&getContext(), 1, 1, 1)));
-        return WalkResult::advance();
+        chosen = SwizzleAttr::get(&getContext(), 1, 1, 1);
+      } else {
+        Operation *anchor = root.getDefiningOp()
+                                ? root.getDefiningOp()
+                                : root.getParentRegion()->getParentOp();
+        const ChipInfo *chip = lookupTargetChip(anchor);
+        if (!chip) {
+          anchor->emitOpError()
+              << "needs a target chip to choose a swizzle; run hk-target first";
+          return signalPassFailure();
+        }
+        chosen = choose(*chip, members, type);
       }
-      const ChipInfo *chip = lookupTargetChip(alloc);
-      if (!chip) {
-        alloc.emitOpError()
-            << "needs a target chip to choose a swizzle; run hk-target first";
-        return WalkResult::interrupt();
-      }
-      alloc.getResult().setType(type.withSwizzle(choose(*chip, alloc, type)));
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
+      for (Value member : members)
+        member.setType(
+            cast<SharedTileType>(member.getType()).withSwizzle(chosen));
+    }
   }
 
 private:
-  SwizzleAttr choose(const ChipInfo &chip, AllocOp alloc, SharedTileType type) {
+  SwizzleAttr choose(const ChipInfo &chip, ArrayRef<Value> members,
+                     SharedTileType type) {
     SmallVector<Operation *> uses;
-    for (Operation *user : alloc.getResult().getUsers())
-      uses.push_back(user);
+    for (Value member : members)
+      for (Operation *user : member.getUsers())
+        uses.push_back(user);
     AccessSimulator simulator(chip, type);
     int64_t bytes = getElementBits(type.getElementType()) / 8;
     SwizzleAttr best;
     Cost bestCost;
     for (SwizzleAttr candidate :
          candidateSwizzles(&getContext(), type.getCols(), bytes)) {
-      Cost cost = simulator.evaluate(candidate, uses);
+      std::optional<Cost> cost = simulator.evaluate(candidate, uses);
       // Ties go to the earlier (simpler) candidate.
-      if (!best || cost < bestCost) {
+      if (cost && (!best || *cost < bestCost)) {
         best = candidate;
-        bestCost = cost;
+        bestCost = *cost;
       }
     }
     return best;

@@ -4,6 +4,8 @@
 #include "hk/Dialect/HK/IR/Layouts.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
+#include "ValueClasses.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -19,61 +21,14 @@ using namespace hk;
 
 namespace {
 
-/// Union-find over register-tile values that must share a layout.
-class LayoutClasses {
-public:
-  Value find(Value v) {
-    auto it = parent.find(v);
-    if (it == parent.end()) {
-      parent[v] = v;
-      return v;
-    }
-    if (it->second == v)
-      return v;
-    Value root = find(it->second);
-    parent[v] = root;
-    return root;
-  }
-  void merge(Value a, Value b) {
-    if (!isa<RegisterTileType>(a.getType()) ||
-        !isa<RegisterTileType>(b.getType()))
-      return;
-    record(a);
-    record(b);
-    Value ra = find(a), rb = find(b);
-    if (ra != rb)
-      parent[rb] = ra;
-  }
-  /// Every value grouped by class root, in first-seen order.
-  llvm::MapVector<Value, SmallVector<Value>> classes() {
-    llvm::MapVector<Value, SmallVector<Value>> result;
-    for (Value v : order)
-      result[find(v)].push_back(v);
-    return result;
-  }
-  void record(Value v) {
-    if (isa<RegisterTileType>(v.getType()) && !parent.count(v)) {
-      parent[v] = v;
-      order.push_back(v);
-    }
-  }
-
-private:
-  llvm::DenseMap<Value, Value> parent;
-  SmallVector<Value> order;
-};
+using LayoutClasses = ValueClasses<RegisterTileType>;
 
 /// Collects the classes: ops whose operands and results must agree on the
 /// layout, and values carried through control flow.
 void buildClasses(Operation *root, LayoutClasses &classes) {
   root->walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          classes.record(arg);
-    for (Value result : op->getResults())
-      classes.record(result);
-
+    if (classes.visitControlFlow(op))
+      return;
     if (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
         isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ConvertOp, TrilOp, TriuOp,
             CausalMaskOp, BoundsMaskOp, AddRowOp, SubRowOp, MulRowOp, DivRowOp,
@@ -87,38 +42,8 @@ void buildClasses(Operation *root, LayoutClasses &classes) {
       classes.merge(mma.getAcc(), mma.getResult());
       return;
     }
-    if (auto softmax = dyn_cast<SoftmaxOp>(op)) {
+    if (auto softmax = dyn_cast<SoftmaxOp>(op))
       classes.merge(softmax.getScores(), softmax.getProbs());
-      return;
-    }
-    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-      for (auto [init, arg, yielded, result] :
-           llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
-                     yield.getOperands(), forOp.getResults())) {
-        classes.merge(init, arg);
-        classes.merge(arg, yielded);
-        classes.merge(arg, result);
-      }
-      return;
-    }
-    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()}) {
-        if (region->empty())
-          continue;
-        auto yield = cast<scf::YieldOp>(region->front().getTerminator());
-        for (auto [yielded, result] :
-             llvm::zip(yield.getOperands(), ifOp.getResults()))
-          classes.merge(yielded, result);
-      }
-      return;
-    }
-    if (auto cluster = dyn_cast<ClusterOp>(op)) {
-      auto yield = cast<YieldOp>(cluster.getBody().front().getTerminator());
-      for (auto [yielded, result] :
-           llvm::zip(yield.getValues(), cluster.getResults()))
-        classes.merge(yielded, result);
-    }
   });
 }
 

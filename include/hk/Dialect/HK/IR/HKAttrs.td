@@ -56,6 +56,28 @@ def HK_MmaForm : I32EnumAttr<"MmaForm", "operand transposition of hk.mma", [
   let cppNamespace = "::hk";
 }
 
+def HK_TransferPath : I32EnumAttr<"TransferPath",
+    "how a memory op moves data to or from global memory", [
+      I32EnumAttrCase<"Global", 0, "global">,
+      I32EnumAttrCase<"Buffer", 1, "buffer">,
+      I32EnumAttrCase<"Direct", 2, "direct">
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::hk";
+}
+def HK_TransferPathAttr : EnumAttr<HK_Dialect, HK_TransferPath, "path"> {
+  let summary = "global, buffer or direct-to-LDS transfers";
+  let description = [{
+    `global`: flat/global loads and stores. `buffer`: buffer loads and
+    stores through a wave-uniform resource (base, num_records) spanning the
+    view, so accesses past it read zero and drop writes. `direct` (group
+    loads only): buffer loads that write LDS themselves, each lane's bytes
+    at consecutive LDS addresses, without passing through registers.
+    Chosen by `hk-buffer-loads`; without it, accesses are `global`.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def HK_Dim : I32EnumAttr<"Dim", "grid dimension", [
       I32EnumAttrCase<"X", 0, "x">,
       I32EnumAttrCase<"Y", 1, "y">,

@@ -129,7 +129,8 @@ def HK_LoadOp : HK_Op<"load", [MemoryEffects<[MemRead]>]> {
   }];
   let arguments = (ins AnyTypeOf<[HK_GlobalViewType, HK_SharedTileType,
                                   HK_SharedVectorType]>:$source,
-                       Variadic<Index>:$indices);
+                       Variadic<Index>:$indices,
+                       OptionalAttr<HK_TransferPathAttr>:$path);
   let results = (outs HK_AnyRegister:$result);
   let assemblyFormat = [{
     $source (`[` $indices^ `]`)? attr-dict `:` qualified(type($source)) `->`
@@ -148,7 +149,8 @@ def HK_StoreOp : HK_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let arguments = (ins HK_AnyRegister:$value,
                        AnyTypeOf<[HK_GlobalViewType, HK_SharedTileType,
                                   HK_SharedVectorType]>:$dest,
-                       Variadic<Index>:$indices);
+                       Variadic<Index>:$indices,
+                       OptionalAttr<HK_TransferPathAttr>:$path);
   let assemblyFormat = [{
     $value `,` $dest (`[` $indices^ `]`)? attr-dict `:` qualified(type($value)) `->`
     qualified(type($dest))
@@ -164,7 +166,9 @@ def HK_GroupLoadOp : HK_Op<"group_load"> {
     for the executing wave when the op returns; other waves see the data
     after an `hk.barrier`. The `async` form returns a token; the data may be
     read only after `hk.wait` on it (and a barrier, for other waves' parts).
-    Elements outside the view arrive as zero.
+    Elements outside the view arrive as zero. `path` (see `#hk.path`)
+    says how the data moves; with `direct`, the async form's token is what
+    `hk.wait` counts when it computes its `vmcnt`.
 
     ```mlir
     %t = hk.group_load async %A[%i, %k], %sA
@@ -173,7 +177,8 @@ def HK_GroupLoadOp : HK_Op<"group_load"> {
   }];
   let arguments = (ins UnitAttr:$async, HK_GlobalViewType:$source,
                        Variadic<Index>:$indices, HK_SharedTileType:$dest,
-                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves);
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves,
+                       OptionalAttr<HK_TransferPathAttr>:$path);
   let results = (outs Optional<HK_TokenType>:$token);
   let assemblyFormat = [{
     (`async` $async^)? $source `[` $indices `]` `,` $dest attr-dict `:`
@@ -186,7 +191,8 @@ def HK_GroupStoreOp : HK_Op<"group_store"> {
   let summary = "cooperative store of a shared tile to global memory";
   let arguments = (ins HK_SharedTileType:$source, HK_GlobalViewType:$dest,
                        Variadic<Index>:$indices,
-                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves);
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves,
+                       OptionalAttr<HK_TransferPathAttr>:$path);
   let assemblyFormat = [{
     $source `,` $dest `[` $indices `]` attr-dict `:` qualified(type($source)) `,`
     qualified(type($dest))
@@ -209,7 +215,9 @@ def HK_BarrierOp : HK_Op<"barrier"> {
   let summary = "block-wide barrier with LDS visibility";
   let description = [{
     Every wave of the block waits here; LDS writes made before the barrier
-    are visible to all waves after it.
+    are visible to all waves after it. Global loads stay in flight: tiles
+    that a direct-to-LDS `hk.group_load` writes are covered once an
+    `hk.wait` on the load's token precedes the barrier.
   }];
   let assemblyFormat = "attr-dict";
 }

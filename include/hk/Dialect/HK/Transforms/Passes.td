@@ -43,6 +43,30 @@ def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
   let dependentDialects = ["::hk::HKDialect"];
 }
 
+def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {
+  let summary = "Move global tile traffic through buffer and direct-to-LDS loads";
+  let description = [{
+    Gives every global-memory access without a `path` one: register-tile
+    loads and stores and group stores go through buffer instructions
+    (`#hk.path<buffer>`) on a wave-uniform resource spanning the view, so
+    edges read zeros instead of faulting; group loads become direct-to-LDS
+    buffer loads (`#hk.path<direct>`) where the chip moves 16 bytes per
+    lane that way (gfx950), and buffer loads staged through registers
+    otherwise (gfx942, where direct loads move 4 bytes per lane and take
+    four times the instructions).
+
+    `direct=always` makes group loads direct on every chip (4 bytes per lane
+    on gfx942), `direct=never` stages them through registers everywhere.
+    Run before `hk-lds-layout`, which keeps the bytes of each direct lane
+    together.
+  }];
+  let options = [
+    Option<"direct", "direct", "std::string", /*default=*/"\"auto\"",
+           "Direct-to-LDS group loads: auto, always or never">,
+  ];
+  let dependentDialects = ["::hk::HKDialect"];
+}
+
 def HKLdsLayout : Pass<"hk-lds-layout", "mlir::ModuleOp"> {
   let summary = "Choose a bank-conflict-free swizzle for every shared tile";
   let description = [{

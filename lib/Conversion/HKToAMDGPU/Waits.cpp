@@ -1,0 +1,158 @@
+//===- Waits.cpp - The vmcnt each token wait needs ------------------------===//
+//
+// Direct-to-LDS loads leave their data in flight until vmcnt retires them;
+// vector memory instructions complete in the order they were issued. To
+// know that load X has landed it is enough that at most N vector memory
+// instructions are outstanding, where N counts those issued after X. A wait
+// takes N as the fewest *direct-to-LDS* instructions any path issues
+// between X and the wait: every other memory instruction counts as none,
+// so wherever a later pass moves it, the count can only be too small
+// (waiting longer), never too large. A group load whose tile crosses the
+// view's edge stages it through registers instead and issues no direct
+// instructions; its own loads are waited for before it writes LDS, and
+// because they retire in order that wait retires every earlier load too,
+// so counting it as a direct load stays safe.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace hk;
+using namespace hk::lowering;
+
+DirectCopyPlan lowering::planDirectCopy(GroupLoadOp op, const ChipInfo &chip) {
+  SharedTileType shared = op.getDest().getType();
+  int64_t bytes = getElementBits(shared.getElementType()) / 8;
+  int64_t tileBytes = shared.getRows() * shared.getCols() * bytes;
+  DirectCopyPlan plan;
+  plan.laneBytes =
+      std::min<int64_t>(chip.maxDirectToLdsBytes(), shared.getCols() * bytes);
+  int64_t instructionBytes = plan.laneBytes * 64;
+  plan.instructions = (tileBytes + instructionBytes - 1) / instructionBytes;
+  assert(op.getWaves() && "group load without a wave count");
+  plan.waves = *op.getWaves();
+  return plan;
+}
+
+namespace {
+
+constexpr int64_t kUnknown = 0;
+
+/// Direct-to-LDS instructions `op` surely issues (per wave) when it runs.
+int64_t directInstructions(Operation *op) {
+  if (auto load = dyn_cast<GroupLoadOp>(op)) {
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (load.getPath() == TransferPath::Direct && chip)
+      return planDirectCopy(load, *chip).perWaveMinimum();
+    return 0;
+  }
+  // A cluster's body runs exactly once; loops and branches may not run.
+  if (auto cluster = dyn_cast<ClusterOp>(op)) {
+    int64_t sum = 0;
+    for (Operation &inner : cluster.getBody().front())
+      sum += directInstructions(&inner);
+    return sum;
+  }
+  return 0;
+}
+
+/// Instructions issued by the ops strictly between `from` and `to` (or the
+/// end of the block when `to` is null).
+int64_t countBetween(Operation *from, Operation *to) {
+  int64_t sum = 0;
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    sum += directInstructions(op);
+  return sum;
+}
+
+/// Instructions issued from the start of `target`'s block up to `target`,
+/// and so on up through its ancestors until `stop`'s block.
+int64_t countDownTo(Operation *target, Block *stop) {
+  int64_t sum = 0;
+  for (Operation *op = target; op && op->getBlock() != stop;
+       op = op->getParentOp()) {
+    Block *block = op->getBlock();
+    for (Operation &before : *block) {
+      if (&before == op)
+        break;
+      sum += directInstructions(&before);
+    }
+  }
+  return sum;
+}
+
+/// The fewest instructions between `producer` and `wait`, or kUnknown when
+/// the path is not one this analysis follows.
+int64_t countFromProducer(GroupLoadOp producer, Operation *wait) {
+  Operation *ancestor = producer->getBlock()->findAncestorOpInBlock(*wait);
+  if (!ancestor || ancestor == producer.getOperation() ||
+      !producer->isBeforeInBlock(ancestor))
+    return kUnknown;
+  return countBetween(producer, ancestor) +
+         countDownTo(wait, producer->getBlock());
+}
+
+/// The fewest instructions on any path from the loads behind `token` to
+/// `wait`; max() when none of them is direct (nothing to wait for).
+int64_t countForToken(Value token, Operation *wait) {
+  if (auto load = token.getDefiningOp<GroupLoadOp>()) {
+    if (load.getPath() != TransferPath::Direct)
+      return std::numeric_limits<int64_t>::max();
+    return countFromProducer(load, wait);
+  }
+  // A token carried around a loop: from the initial load to the first
+  // iteration's wait, and from the previous iteration's load around the
+  // back edge.
+  auto arg = dyn_cast<BlockArgument>(token);
+  auto forOp =
+      arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!forOp || arg.getArgNumber() == 0)
+    return kUnknown;
+  unsigned index = arg.getArgNumber() - 1;
+  Block *body = forOp.getBody();
+  Operation *inBody = body->findAncestorOpInBlock(*wait);
+  if (!inBody)
+    return kUnknown;
+  int64_t intoBody = countDownTo(wait, body->getParentOp()->getBlock());
+
+  int64_t best = std::numeric_limits<int64_t>::max();
+  Value init = forOp.getInitArgs()[index];
+  if (auto load = init.getDefiningOp<GroupLoadOp>()) {
+    if (load.getPath() == TransferPath::Direct) {
+      if (load->getBlock() != forOp->getBlock())
+        return kUnknown;
+      best = std::min(best, countBetween(load, forOp) + intoBody);
+    }
+  } else {
+    return kUnknown;
+  }
+  Value yielded = body->getTerminator()->getOperand(index);
+  auto load = yielded.getDefiningOp<GroupLoadOp>();
+  if (!load || load->getBlock() != body)
+    return kUnknown;
+  if (load.getPath() == TransferPath::Direct)
+    best =
+        std::min(best, countBetween(load, nullptr) +
+                           countDownTo(wait, body->getParentOp()->getBlock()));
+  return best;
+}
+
+} // namespace
+
+void lowering::planWaits(ModuleOp module, WaitPlan &plan) {
+  module.walk([&](WaitOp wait) {
+    if (wait.getTokens().empty())
+      return;
+    int64_t count = std::numeric_limits<int64_t>::max();
+    for (Value token : wait.getTokens())
+      count = std::min(count, countForToken(token, wait));
+    if (count != std::numeric_limits<int64_t>::max())
+      plan.vmcnt[wait] = count;
+  });
+}

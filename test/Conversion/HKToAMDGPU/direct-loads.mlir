@@ -1,0 +1,119 @@
+// Direct-to-LDS group loads and the vmcnt of the waits on their tokens.
+// RUN: hk-opt %s -split-input-file --hk-buffer-loads --convert-hk-to-amdgpu | FileCheck %s
+// RUN: hk-opt %s -split-input-file --hk-buffer-loads=direct=never --convert-hk-to-amdgpu | FileCheck %s --check-prefix=STAGED
+
+// A 64x64 bf16 tile is 8 KiB: on gfx950, eight 1 KiB instructions of 16
+// bytes per lane, two per wave of four. The LDS writes carry the alias scope
+// that LDS reads of tiles are declared not to alias, so LLVM need not drain
+// vmcnt before every ds_read. Waiting for the first of two loads leaves the
+// second's two instructions in flight; waiting for both drains.
+// CHECK-LABEL: llvm.func @two_loads
+// CHECK-COUNT-2: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32{{.*}} {alias_scopes = [#alias_scope]}
+// CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
+// CHECK: } else {
+// CHECK-COUNT-2: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32{{.*}} {alias_scopes = [#alias_scope]}
+// CHECK-NOT: rocdl.raw.ptr.buffer.load.lds
+// CHECK: } else {
+// CHECK: rocdl.sched.barrier 0
+// CHECK-NEXT: amdgpu.memory_counter_wait load(2)
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK: rocdl.sched.barrier 0
+// CHECK-NEXT: amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT: rocdl.sched.barrier 0
+// STAGED-LABEL: llvm.func @two_loads
+// STAGED-NOT: buffer.load.lds
+// STAGED-NOT: memory_counter_wait
+// STAGED: llvm.return
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @two_loads(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s0 = hk.alloc : !hk.st<64x64xbf16>
+  %s1 = hk.alloc : !hk.st<64x64xbf16>
+  %t0 = hk.group_load async %a[%c0, %c0], %s0 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  %t1 = hk.group_load async %a[%c0, %c0], %s1 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  hk.wait [%t0]
+  hk.wait [%t0, %t1]
+  hk.return
+}
+}
+
+// -----
+
+// Double buffering: the token of iteration k's loads is carried into
+// iteration k+1, which issues the next loads before waiting. On every path
+// to the wait (from the prologue or around the back edge) two loads of two
+// instructions each are in flight, so the wait leaves four.
+// CHECK-LABEL: llvm.func @carried
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: amdgpu.memory_counter_wait load(4)
+// CHECK: scf.yield
+// After the loop nothing follows the last loads.
+// CHECK: amdgpu.memory_counter_wait load(0)
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @carried(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %n = hk.dim %a[1] : !hk.gl<?x?xbf16>
+  %c1 = arith.constant 1 : index
+  %s0 = hk.alloc : !hk.st<64x64xbf16>
+  %s1 = hk.alloc : !hk.st<64x64xbf16>
+  %s2 = hk.alloc : !hk.st<64x64xbf16>
+  %s3 = hk.alloc : !hk.st<64x64xbf16>
+  %ta = hk.group_load async %a[%c0, %c0], %s0 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  %tb = hk.group_load async %a[%c0, %c0], %s1 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  %ra, %rb = scf.for %k = %c0 to %n step %c1 iter_args(%x = %ta, %y = %tb) -> (!hk.token, !hk.token) {
+    %nx = hk.group_load async %a[%c0, %k], %s2 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+    %ny = hk.group_load async %a[%c0, %k], %s3 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+    hk.wait [%x, %y]
+    hk.barrier
+    scf.yield %nx, %ny : !hk.token, !hk.token
+  }
+  hk.wait [%ra, %rb]
+  hk.return
+}
+}
+
+// -----
+
+// gfx942 moves at most 4 bytes per lane directly: with direct=always
+// (forced below) the 8 KiB tile takes 32 instructions, 8 per wave.
+// CHECK-LABEL: llvm.func @gfx942_dword
+// CHECK-COUNT-8: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32
+// CHECK: amdgpu.memory_counter_wait load(8)
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @gfx942_dword(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s0 = hk.alloc : !hk.st<64x64xbf16>
+  %s1 = hk.alloc : !hk.st<64x64xbf16>
+  %t0 = hk.group_load async %a[%c0, %c0], %s0 {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  %t1 = hk.group_load async %a[%c0, %c0], %s1 {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  hk.wait [%t0]
+  hk.return
+}
+}
+
+// -----
+
+// Loads issued under a branch may not run: they do not count, and the
+// wait drains.
+// CHECK-LABEL: llvm.func @branch
+// CHECK: scf.if
+// CHECK: amdgpu.memory_counter_wait load(0)
+// CHECK: }
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK-NEXT: amdgpu.memory_counter_wait load(0)
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @branch(%a: !hk.gl<?x?xbf16>, %x: i32) waves(4) {
+  %c0 = arith.constant 0 : index
+  %c0_i32 = arith.constant 0 : i32
+  %p = arith.cmpi eq, %x, %c0_i32 : i32
+  %s0 = hk.alloc : !hk.st<64x64xbf16>
+  %s1 = hk.alloc : !hk.st<64x64xbf16>
+  %t0 = hk.group_load async %a[%c0, %c0], %s0 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  scf.if %p {
+    %t1 = hk.group_load async %a[%c0, %c0], %s1 : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+    hk.wait [%t1]
+  }
+  hk.wait [%t0]
+  hk.return
+}
+}
