@@ -477,6 +477,57 @@ static bool parseModifier(llvm::StringRef token, Instr &in) {
   return parseDppControl(key, value, in);
 }
 
+/// Reads s_waitcnt's printed counters ("vmcnt(8) lgkmcnt(0)"). The printer
+/// leaves out a counter the instruction does not wait on (and names all
+/// three when it waits on none), so a missing counter keeps its maximum.
+static llvm::Error parseWaitLimits(llvm::StringRef operands, WaitLimits &wait) {
+  wait = WaitLimits();
+  for (llvm::StringRef token : splitTopLevel(operands, ' ')) {
+    auto [name, value] = token.split('(');
+    unsigned count = 0;
+    bool isCount = value.consume_back(")") && !value.getAsInteger(10, count);
+    if (isCount && name == "vmcnt" && count <= WaitLimits::kVmcntMax)
+      wait.vmcnt = count;
+    else if (isCount && name == "expcnt" && count <= WaitLimits::kExpcntMax)
+      wait.expcnt = count;
+    else if (isCount && name == "lgkmcnt" && count <= WaitLimits::kLgkmcntMax)
+      wait.lgkmcnt = count;
+    else
+      return makeError("expected vmcnt(0-63), expcnt(0-7) or lgkmcnt(0-15) "
+                       "in s_waitcnt, found '" +
+                       token + "'");
+  }
+  return llvm::Error::success();
+}
+
+/// The class of an instruction the handler table does not know, read from
+/// its mnemonic's prefix, so that listings of foreign code still sort it.
+static InstrClass classifyUnhandled(llvm::StringRef m) {
+  if (m.starts_with("v_mfma") || m.starts_with("v_smfmac"))
+    return InstrClass::Mfma;
+  if (m.starts_with("v_"))
+    return InstrClass::Valu;
+  if (m.starts_with("ds_"))
+    return InstrClass::Lds;
+  for (llvm::StringRef prefix :
+       {"buffer_", "tbuffer_", "global_", "flat_", "scratch_"})
+    if (m.starts_with(prefix))
+      return InstrClass::Vmem;
+  for (llvm::StringRef prefix : {"s_load_", "s_buffer_", "s_store_",
+                                 "s_scratch_", "s_atomic_", "s_dcache_"})
+    if (m.starts_with(prefix))
+      return InstrClass::Smem;
+  if (m.starts_with("s_waitcnt"))
+    return InstrClass::Wait;
+  if (m.starts_with("s_barrier"))
+    return InstrClass::Barrier;
+  if (isDirectBranch(m) || m == "s_call_b64")
+    return InstrClass::Branch;
+  if (m.starts_with("s_"))
+    return InstrClass::Salu;
+  return InstrClass::Other;
+}
+
 llvm::Error hk::emu::parseInstructionText(llvm::StringRef text, Instr &in) {
   text = text.trim();
   in.text = text.str();
@@ -514,10 +565,14 @@ llvm::Error hk::emu::parseInstructionText(llvm::StringRef text, Instr &in) {
     in.cls = entry->second.cls;
     in.sub = entry->second.sub;
     in.numDsts = entry->second.numDsts;
-    // SOPP-style immediates come from the MCInst (see captureImmediate).
-    if (entry->second.rawImm)
-      return llvm::Error::success();
+  } else {
+    in.cls = classifyUnhandled(in.mnemonic);
   }
+  if (in.mnemonic == "s_waitcnt")
+    return parseWaitLimits(rest, in.wait);
+  // SOPP-style immediates come from the MCInst (see captureImmediate).
+  if (entry != table.end() && entry->second.rawImm)
+    return llvm::Error::success();
   ConstType constType =
       entry == table.end() ? ConstType::F32 : entry->second.constType;
   if (operandTexts.size() > std::size(in.ops))
@@ -584,7 +639,8 @@ static llvm::Expected<Disassembler> createDisassembler(const ChipInfo &chip) {
 
 /// SOPP/SOPK instructions carry their immediate in the first MCInst
 /// operand; reading it there avoids re-parsing symbolic forms such as
-/// "vmcnt(3) lgkmcnt(0)".
+/// branch labels. (s_waitcnt's counters are read from the printed form,
+/// which names them, by parseWaitLimits.)
 static void captureImmediate(const llvm::MCInst &inst, Instr &in) {
   for (const llvm::MCOperand &operand : inst)
     if (operand.isImm()) {
@@ -603,13 +659,15 @@ static void unimplementedHandler(Wave &w, const Instr &in) {
 }
 
 /// Finds the chip's description of an MFMA (gfx950 also spells the f8f6f4
-/// instructions without "scale", meaning unit scales).
+/// instructions without "scale", meaning unit scales). An MFMA the emulator
+/// executes must be in the chip table; one it does not execute (no
+/// handler) is only described when the table knows it.
 static void bindMfma(const ChipInfo &chip, Instr &in) {
   in.mfma = chip.findMfma(in.mnemonic);
   llvm::StringRef name = in.mnemonic;
   if (!in.mfma && name.consume_front("v_mfma_"))
     in.mfma = chip.findMfma(("v_mfma_scale_" + name).str());
-  if (!in.mfma)
+  if (!in.mfma && in.fn)
     in.decodeError = "'" + in.mnemonic + "' is not an MFMA of " +
                      chip.name.str() + " (see ChipInfo)";
 }
@@ -686,5 +744,42 @@ Module::unsupportedInstructions() const {
                                             ? ""
                                             : " (" + in.decodeError + ")")});
   }
+  return result;
+}
+
+/// The public view of one decoded instruction.
+static DecodedInstruction describe(const Instr &in) {
+  DecodedInstruction d;
+  d.address = in.pc;
+  d.size = in.size;
+  d.mnemonic = in.mnemonic;
+  d.text = in.text;
+  d.cls = in.cls;
+  d.mfma = in.mfma;
+  d.immediate = in.simm;
+  d.decodeError = in.decodeError;
+  if (!in.decodeError.empty())
+    return d;
+  llvm::StringRef mnemonic = in.mnemonic;
+  d.directToLds =
+      in.cls == InstrClass::Vmem && (mnemonic.contains("_load_lds_") ||
+                                     (in.lds && mnemonic.contains("_load_")));
+  if (isDirectBranch(mnemonic))
+    d.branchTarget = branchTarget(in);
+  if (mnemonic == "s_waitcnt")
+    d.wait = in.wait;
+  return d;
+}
+
+llvm::Expected<std::vector<DecodedInstruction>>
+hk::emu::disassemble(const CodeObject &object) {
+  llvm::Expected<std::unique_ptr<DecodedProgram>> program =
+      DecodedProgram::decode(object);
+  if (!program)
+    return program.takeError();
+  std::vector<DecodedInstruction> result;
+  result.reserve((*program)->all().size());
+  for (const Instr &in : (*program)->all())
+    result.push_back(describe(in));
   return result;
 }

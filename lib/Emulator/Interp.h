@@ -10,6 +10,7 @@
 #define HK_LIB_EMULATOR_INTERP_H
 
 #include "hk/Emulator/Device.h"
+#include "hk/Emulator/Disassembly.h"
 #include "hk/Emulator/Numerics.h"
 #include "hk/Support/ChipInfo.h"
 
@@ -114,8 +115,10 @@ struct Instr {
   /// gfx950 v_bitop3: truth table indexed by (S0 << 2) | (S1 << 1) | S2.
   uint8_t bitop3 = 0;
   const MfmaInstr *mfma = nullptr;
-  /// SOPP/SOPK immediate (branch offset, waitcnt bits, ...).
+  /// SOPP/SOPK immediate (branch offset, priority, ...).
   int64_t simm = 0;
+  /// s_waitcnt: the counter limits its printed form names.
+  WaitLimits wait;
   uint32_t encoding[3] = {0, 0, 0};
   std::string mnemonic; ///< Without _e32/_e64/_dpp/_sdwa.
   std::string text;     ///< As the disassembler printed it.
@@ -147,6 +150,16 @@ private:
 /// Decodes the instruction text LLVM printed into `instr` (exposed for unit
 /// tests of the parser).
 llvm::Error parseInstructionText(llvm::StringRef text, Instr &instr);
+
+/// s_branch and s_cbranch_*: SOPP branches whose immediate is a signed
+/// dword offset from the next instruction.
+inline bool isDirectBranch(llvm::StringRef mnemonic) {
+  return mnemonic == "s_branch" || mnemonic.starts_with("s_cbranch_");
+}
+/// Where the direct branch `in` goes when taken.
+inline uint64_t branchTarget(const Instr &in) {
+  return in.pc + 4 + int64_t(int16_t(uint16_t(in.simm))) * 4;
+}
 
 struct LaunchState;
 struct Workgroup;

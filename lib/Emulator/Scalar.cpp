@@ -141,10 +141,6 @@ static void sSwappc(Wave &w, const Instr &in) {
 // SOPP
 // ------------------------------------------------------------------------------
 
-static uint64_t branchTarget(const Instr &in) {
-  return in.pc + 4 + int64_t(int16_t(uint16_t(in.simm))) * 4;
-}
-
 static void sBranch(Wave &w, const Instr &in) { w.pc = branchTarget(in); }
 
 static void sCbranch(Wave &w, const Instr &in) {
@@ -180,10 +176,7 @@ static void sEndpgm(Wave &w, const Instr &) { w.state = Wave::Ended; }
 static void sBarrier(Wave &w, const Instr &) { w.state = Wave::AtBarrier; }
 
 static void sWaitcnt(Wave &w, const Instr &in) {
-  uint32_t imm = uint32_t(in.simm);
-  unsigned vmcnt = (imm & 0xf) | (((imm >> 14) & 3) << 4);
-  unsigned lgkmcnt = (imm >> 8) & 0xf;
-  retireWaits(w, vmcnt, lgkmcnt);
+  retireWaits(w, in.wait.vmcnt, in.wait.lgkmcnt);
 }
 
 static void sNop(Wave &, const Instr &) {}

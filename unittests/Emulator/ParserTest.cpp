@@ -113,6 +113,46 @@ TEST(Parser, PackedModifiers) {
   EXPECT_EQ(def.opSelHi, 0xf); // Default: high halves from high halves.
 }
 
+TEST(Parser, WaitcntCounters) {
+  // The printer names only the counters the instruction waits on.
+  Instr both = parse("s_waitcnt vmcnt(0) lgkmcnt(0)");
+  EXPECT_EQ(both.wait.vmcnt, 0u);
+  EXPECT_EQ(both.wait.expcnt, WaitLimits::kExpcntMax);
+  EXPECT_EQ(both.wait.lgkmcnt, 0u);
+  EXPECT_TRUE(both.wait.drainsVmcnt() && both.wait.drainsLgkmcnt());
+  Instr vm = parse("s_waitcnt vmcnt(8)");
+  EXPECT_EQ(vm.wait.vmcnt, 8u);
+  EXPECT_EQ(vm.wait.lgkmcnt, WaitLimits::kLgkmcntMax);
+  EXPECT_FALSE(vm.wait.drainsVmcnt());
+  Instr lgkm = parse("s_waitcnt expcnt(2) lgkmcnt(3)");
+  EXPECT_EQ(lgkm.wait.vmcnt, WaitLimits::kVmcntMax);
+  EXPECT_EQ(lgkm.wait.expcnt, 2u);
+  EXPECT_EQ(lgkm.wait.lgkmcnt, 3u);
+  // Waiting on nothing prints every counter at its maximum.
+  Instr none = parse("s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)");
+  EXPECT_EQ(none.wait.vmcnt, 63u);
+  EXPECT_EQ(none.wait.lgkmcnt, 15u);
+  EXPECT_EQ(none.cls, InstrClass::Wait);
+  for (llvm::StringRef bad : {"s_waitcnt vmcnt(64)", "s_waitcnt lgkmcnt(x)",
+                              "s_waitcnt 0", "s_waitcnt vscnt(0)"}) {
+    Instr in;
+    llvm::Error error = parseInstructionText(bad, in);
+    EXPECT_TRUE(bool(error)) << bad.str();
+    llvm::consumeError(std::move(error));
+  }
+}
+
+TEST(Parser, UnhandledMnemonicsStillHaveAClass) {
+  // No handler runs these; listings still sort them by unit.
+  EXPECT_EQ(parse("v_cvt_sr_bf8_f32 v0, v1, v2").cls, InstrClass::Valu);
+  EXPECT_EQ(parse("v_cvt_sr_bf8_f32 v0, v1, v2").fn, nullptr);
+  EXPECT_EQ(parse("v_smfmac_f32_16x16x32_f16 v[0:3], v[4:5], v[6:9], v10").cls,
+            InstrClass::Mfma);
+  EXPECT_EQ(parse("s_cbranch_cdbgsys 4").cls, InstrClass::Branch);
+  EXPECT_EQ(parse("s_bitreplicate_b64_b32 s[0:1], s2").cls, InstrClass::Salu);
+  EXPECT_EQ(parse("s_cbranch_scc1 3").cls, InstrClass::Branch);
+}
+
 TEST(Parser, RejectsGarbage) {
   Instr in;
   llvm::Error error = parseInstructionText("v_add_f32 v0, v[3:1], v2", in);
