@@ -37,3 +37,13 @@ llvm_config.add_tool_substitutions(
     hk_tools + ["mlir-opt", "llvm-readelf", "llvm-objdump", "llvm-mc", "clang",
                 "not", "count", "split-file"],
     tool_dirs)
+
+# HIP-style C++ compiled at test time for one chip (add --offload-arch=gfxNNN):
+# device code only, with test/Emulator/Inputs/hip_shim.h instead of HIP's
+# headers.
+config.substitutions.append(
+    ("%hip_device_cc",
+     os.path.join(config.llvm_tools_dir, "clang++") +
+     " -x hip --cuda-device-only --no-gpu-bundle-output -nogpulib -nogpuinc"
+     " -O3 -I " +
+     os.path.join(config.hk_src_root, "test", "Emulator", "Inputs")))
