@@ -87,6 +87,10 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
   PipelineOptions options;
   options.chip = chip.name.str();
   options.ldsSwizzle = settings.ldsSwizzle;
+  options.exactWaits = settings.exactWaits;
+  options.direct = settings.direct;
+  options.gridChunk = settings.gridChunk;
+  options.gridGroup = settings.gridGroup;
   buildHKPipeline(pm, options);
   if (mlir::failed(pm.run(*module)))
     return fail("cannot lower " + bufferName.str() + " for " + chip.name.str());

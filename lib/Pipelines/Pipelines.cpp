@@ -21,10 +21,13 @@ using namespace mlir;
 
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKTarget(HKTargetOptions{options.chip}));
+  pm.addPass(createHKGridSwizzle(
+      HKGridSwizzleOptions{options.gridChunk, options.gridGroup}));
   pm.addPass(createHKMfmaLayout());
   pm.addPass(createHKBufferLoads(HKBufferLoadsOptions{options.direct}));
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
-  pm.addPass(createConvertHKToAMDGPU());
+  pm.addPass(
+      createConvertHKToAMDGPU(ConvertHKToAMDGPUOptions{options.exactWaits}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -52,6 +52,24 @@ static cl::opt<bool>
                  cl::desc("Compile without LDS swizzles (to compare bank "
                           "conflicts)"),
                  cl::cat(category));
+static cl::opt<bool>
+    noExactWaits("no-exact-waits",
+                 cl::desc("Drain vmcnt at every token wait (to compare "
+                          "waits)"),
+                 cl::cat(category));
+static cl::opt<std::string>
+    directOption("direct",
+                 cl::desc("Direct-to-LDS group loads: auto (default), always "
+                          "or never"),
+                 cl::init("auto"), cl::cat(category));
+static cl::opt<unsigned>
+    gridChunk("grid-chunk",
+              cl::desc("Remap blocks to XCDs in runs of this many (0: off)"),
+              cl::init(0), cl::cat(category));
+static cl::opt<unsigned>
+    gridGroup("grid-group",
+              cl::desc("Order blocks in groups of this many rows (0: off)"),
+              cl::init(0), cl::cat(category));
 static cl::opt<bool> allowSpills("allow-spills",
                                  cl::desc("Do not fail kernels that spill"),
                                  cl::cat(category));
@@ -130,6 +148,14 @@ int main(int argc, char **argv) {
   const unsigned repeats = std::max(1u, unsigned(repeat));
   CompileSettings settings;
   settings.ldsSwizzle = !noLdsSwizzle;
+  settings.exactWaits = !noExactWaits;
+  settings.direct = directOption;
+  settings.gridChunk = gridChunk;
+  settings.gridGroup = gridGroup;
+  if (settings.direct != "auto" && settings.direct != "always" &&
+      settings.direct != "never")
+    return fail("--direct must be auto, always or never, got '" +
+                settings.direct + "'");
   emu::LaunchOptions options;
   options.threads = threads;
   if (noSanitizers)

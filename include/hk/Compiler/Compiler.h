@@ -34,6 +34,10 @@ struct CompiledModule {
 /// Settings of the compilation beyond the chip (the pipeline's options).
 struct CompileSettings {
   bool ldsSwizzle = true;
+  bool exactWaits = true;
+  std::string direct = "auto"; ///< Direct-to-LDS group loads.
+  unsigned gridChunk = 0;      ///< Consecutive blocks per XCD.
+  unsigned gridGroup = 0;      ///< Block rows per group.
 };
 
 /// Compiles hk source text for `chip`. Diagnostics (with source locations

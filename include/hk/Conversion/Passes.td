@@ -18,8 +18,19 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "mlir::ModuleOp"> {
     the view and a per-element masked path otherwise (a wave-uniform
     choice), so any shape is computed correctly.
 
+    `hk.wait` without tokens drains every memory counter. With tokens of
+    direct-to-LDS group loads it waits for `vmcnt` to fall to the number of
+    direct-to-LDS instructions every path issues after the awaited loads
+    (across loop back edges too), fenced by scheduling barriers; tokens of
+    loads staged through registers need no wait. `exact-waits=false` drains
+    `vmcnt` to zero instead, for comparison.
+
     Every register tile must have a layout (run `hk-mfma-layout` first).
   }];
+  let options = [
+    Option<"exactWaits", "exact-waits", "bool", /*default=*/"true",
+           "Wait for the exact vmcnt a token needs instead of draining">,
+  ];
   let dependentDialects = [
     "mlir::LLVM::LLVMDialect",
     "mlir::ROCDL::ROCDLDialect",

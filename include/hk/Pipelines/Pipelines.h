@@ -16,6 +16,18 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "direct",
       llvm::cl::desc("Direct-to-LDS group loads: auto, always or never"),
       llvm::cl::init("auto")};
+  Option<bool> exactWaits{
+      *this, "exact-waits",
+      llvm::cl::desc("Wait for exact vmcnt values instead of draining"),
+      llvm::cl::init(true)};
+  Option<unsigned> gridChunk{
+      *this, "grid-chunk",
+      llvm::cl::desc("Consecutive blocks per XCD (0: hardware order)"),
+      llvm::cl::init(0)};
+  Option<unsigned> gridGroup{
+      *this, "grid-group",
+      llvm::cl::desc("Block rows per group of the block order (0: row-major)"),
+      llvm::cl::init(0)};
   Option<bool> ldsSwizzle{
       *this, "lds-swizzle",
       llvm::cl::desc("Swizzle shared tiles against bank conflicts"),

@@ -337,6 +337,8 @@ LogicalResult checkLowerable(ModuleOp module) {
 
 struct ConvertHKToAMDGPUPass
     : public hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPUPass> {
+  using ConvertHKToAMDGPUBase::ConvertHKToAMDGPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkLowerable(module)))
@@ -359,6 +361,9 @@ struct ConvertHKToAMDGPUPass
       return signalPassFailure();
     WaitPlan waits;
     planWaits(module, waits);
+    if (!exactWaits)
+      for (auto &entry : waits.vmcnt)
+        entry.second = 0;
 
     MLIRContext *ctx = &getContext();
     HKTypeConverter typeConverter;

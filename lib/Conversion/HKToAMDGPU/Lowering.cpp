@@ -400,7 +400,7 @@ Value ViewBuffer::maskedOffset(OpBuilder &b, Location loc, Value valid,
 /// therefore moved as dwords and bitcast.
 static Type bufferTransferType(Type type) {
   auto vector = dyn_cast<VectorType>(type);
-  if (!vector)
+  if (!vector || vector.getElementType().getIntOrFloatBitWidth() >= 32)
     return type;
   unsigned bits =
       vector.getNumElements() * vector.getElementType().getIntOrFloatBitWidth();

@@ -1,6 +1,7 @@
 // Direct-to-LDS group loads and the vmcnt of the waits on their tokens.
 // RUN: hk-opt %s -split-input-file --hk-buffer-loads --convert-hk-to-amdgpu | FileCheck %s
 // RUN: hk-opt %s -split-input-file --hk-buffer-loads=direct=never --convert-hk-to-amdgpu | FileCheck %s --check-prefix=STAGED
+// RUN: hk-opt %s -split-input-file --hk-buffer-loads --convert-hk-to-amdgpu=exact-waits=false | FileCheck %s --check-prefix=DRAIN
 
 // A 64x64 bf16 tile is 8 KiB: on gfx950, eight 1 KiB instructions of 16
 // bytes per lane, two per wave of four. The LDS writes carry the alias scope
@@ -20,6 +21,11 @@
 // CHECK: rocdl.sched.barrier 0
 // CHECK-NEXT: amdgpu.memory_counter_wait load(0)
 // CHECK-NEXT: rocdl.sched.barrier 0
+// Without exact waits, every token wait drains.
+// DRAIN-LABEL: llvm.func @two_loads
+// DRAIN: amdgpu.memory_counter_wait load(0)
+// DRAIN: amdgpu.memory_counter_wait load(0)
+// DRAIN-NOT: amdgpu.memory_counter_wait load({{[1-9]}}
 // STAGED-LABEL: llvm.func @two_loads
 // STAGED-NOT: buffer.load.lds
 // STAGED-NOT: memory_counter_wait

@@ -20,6 +20,16 @@ void HKDialect::initialize() {
 
 LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
+  if (attr.getName() == getGridSwizzleAttrName()) {
+    if (!isa<KernelOp>(op))
+      return op->emitError()
+             << "'" << getGridSwizzleAttrName() << "' belongs on an hk.kernel";
+    if (!isa<GridSwizzleAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getGridSwizzleAttrName()
+             << "' must be a #hk.grid_swizzle<...>, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getTargetAttrName())
     return op->emitError() << "unknown hk attribute '"
                            << attr.getName().getValue() << "'";

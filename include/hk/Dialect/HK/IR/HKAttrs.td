@@ -209,4 +209,18 @@ def HK_TargetAttr : HK_Attr<"Target", "target"> {
   }];
 }
 
+def HK_GridSwizzleAttr : HK_Attr<"GridSwizzle", "grid_swizzle"> {
+  let summary = "the block order a kernel was given by hk-grid-swizzle";
+  let description = [{
+    Placed on an `hk.kernel` as `hk.grid_swizzle` by `hk-grid-swizzle`:
+    `#hk.grid_swizzle<chunk = 4, group = 8, xcds = 8>` says the kernel's
+    block ids are remapped with `chunk` consecutive blocks per XCD (0: no
+    remap) over `xcds` XCDs, then in groups of `group` block rows (0:
+    row-major). A kernel that carries it is not swizzled again.
+  }];
+  let parameters = (ins "unsigned":$chunk, "unsigned":$group,
+                        "unsigned":$xcds);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // HK_ATTRS_TD

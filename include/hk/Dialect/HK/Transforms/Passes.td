@@ -67,6 +67,38 @@ def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {
   let dependentDialects = ["::hk::HKDialect"];
 }
 
+def HKGridSwizzle : Pass<"hk-grid-swizzle", "mlir::ModuleOp"> {
+  let summary = "Reorder the grid's blocks for L2 locality";
+  let description = [{
+    Replaces every `hk.block_id` of a kernel with a bijective remapping of
+    the grid, so that blocks which share operand tiles run close together.
+
+    With `chunk=c > 0`, an XCD remap: the hardware hands block `pid` (the
+    linear id, x fastest, then y, then z) to XCD `pid % xcds` (8 on gfx942
+    and gfx950). The pass renumbers blocks so that each XCD receives `c`
+    consecutive logical blocks in turn, and so shares L2 with its
+    neighbours: within every run of `xcds * c` blocks,
+    `new = (local / c) * xcds * c + (pid % xcds) * c + local % c` where
+    `local = pid / xcds`. Blocks past the last whole run keep their id, so
+    any grid is covered exactly once.
+
+    With `group=g > 0`, grouped ordering of each z slice: logical ids walk
+    down `g` block rows (`x`) before moving to the next column (`y`), the
+    last group taking the rows that remain, so a band of A tiles stays in
+    cache while B tiles stream past it.
+
+    A kernel records what it received in a `hk.grid_swizzle` attribute and
+    is not swizzled twice. `chunk=0 group=0` (the default) changes nothing.
+  }];
+  let options = [
+    Option<"chunk", "chunk", "unsigned", /*default=*/"0",
+           "Consecutive blocks per XCD (0: no XCD remap)">,
+    Option<"group", "group", "unsigned", /*default=*/"0",
+           "Block rows per group (0: row-major order)">,
+  ];
+  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect"];
+}
+
 def HKLdsLayout : Pass<"hk-lds-layout", "mlir::ModuleOp"> {
   let summary = "Choose a bank-conflict-free swizzle for every shared tile";
   let description = [{

@@ -1,0 +1,136 @@
+//===- GridSwizzle.cpp - XCD remap and grouped block order ----------------===//
+//
+// Rewrites the block ids a kernel sees into a permutation of the grid. The
+// permutation is built from the hardware ids at the kernel's entry, once,
+// from wave-uniform index arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace hk {
+#define GEN_PASS_DEF_HKGRIDSWIZZLE
+#include "hk/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace hk
+
+using namespace mlir;
+using namespace hk;
+
+namespace {
+
+/// Index arithmetic at one insertion point.
+struct IndexBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value constant(int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value sub(Value l, Value r) { return arith::SubIOp::create(b, loc, l, r); }
+  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
+  Value div(Value l, Value r) { return arith::DivUIOp::create(b, loc, l, r); }
+  Value rem(Value l, Value r) { return arith::RemUIOp::create(b, loc, l, r); }
+  Value min(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
+  Value select(Value c, Value t, Value f) {
+    return arith::SelectOp::create(b, loc, c, t, f);
+  }
+  Value ult(Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, l, r);
+  }
+};
+
+/// The XCD remap of linear block id `pid` in a grid of `count` blocks.
+Value remapToXcds(IndexBuilder &ib, Value pid, Value count, unsigned xcds,
+                  unsigned chunk) {
+  Value xcdCount = ib.constant(xcds);
+  Value chunkSize = ib.constant(chunk);
+  Value run = ib.constant(int64_t(xcds) * chunk);
+  Value whole = ib.mul(ib.div(count, run), run);
+  Value local = ib.div(pid, xcdCount);
+  Value remapped = ib.add(ib.add(ib.mul(ib.div(local, chunkSize), run),
+                                 ib.mul(ib.rem(pid, xcdCount), chunkSize)),
+                          ib.rem(local, chunkSize));
+  return ib.select(ib.ult(pid, whole), remapped, pid);
+}
+
+class GridSwizzlePass : public hk::impl::HKGridSwizzleBase<GridSwizzlePass> {
+public:
+  using HKGridSwizzleBase::HKGridSwizzleBase;
+
+  void runOnOperation() override {
+    if (chunk == 0 && group == 0)
+      return;
+    WalkResult result = getOperation().walk([&](KernelOp kernel) {
+      if (kernel->hasAttr(HKDialect::getGridSwizzleAttrName()))
+        return WalkResult::advance();
+      if (failed(swizzle(kernel)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+private:
+  LogicalResult swizzle(KernelOp kernel) {
+    unsigned xcds = 1;
+    if (chunk > 0) {
+      const ChipInfo *chip = lookupTargetChip(kernel);
+      if (!chip)
+        return kernel.emitOpError()
+               << "needs a target chip to know its XCD count; run hk-target "
+                  "first";
+      xcds = chip->xcds;
+    }
+    SmallVector<BlockIdOp> uses;
+    kernel.walk([&](BlockIdOp op) { uses.push_back(op); });
+
+    Block &entry = kernel.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    Location loc = kernel.getLoc();
+    IndexBuilder ib{b, loc};
+    Value gx = GridDimOp::create(b, loc, Dim::X);
+    Value gy = GridDimOp::create(b, loc, Dim::Y);
+    Value gz = GridDimOp::create(b, loc, Dim::Z);
+    Value x = BlockIdOp::create(b, loc, Dim::X);
+    Value y = BlockIdOp::create(b, loc, Dim::Y);
+    Value z = BlockIdOp::create(b, loc, Dim::Z);
+
+    Value slice = ib.mul(gx, gy);
+    Value pid = ib.add(ib.mul(ib.add(ib.mul(z, gy), y), gx), x);
+    if (chunk > 0)
+      pid = remapToXcds(ib, pid, ib.mul(slice, gz), xcds, chunk);
+    Value newZ = ib.div(pid, slice);
+    Value inSlice = ib.rem(pid, slice);
+    Value newX, newY;
+    if (group > 0) {
+      Value rows = ib.constant(group);
+      Value perGroup = ib.mul(rows, gy);
+      Value firstRow = ib.mul(ib.div(inSlice, perGroup), rows);
+      Value groupRows = ib.min(ib.sub(gx, firstRow), rows);
+      Value inGroup = ib.rem(inSlice, perGroup);
+      newX = ib.add(firstRow, ib.rem(inGroup, groupRows));
+      newY = ib.div(inGroup, groupRows);
+    } else {
+      newX = ib.rem(inSlice, gx);
+      newY = ib.div(inSlice, gx);
+    }
+
+    for (BlockIdOp op : uses) {
+      Value replacement = op.getDim() == Dim::X   ? newX
+                          : op.getDim() == Dim::Y ? newY
+                                                  : newZ;
+      op.replaceAllUsesWith(replacement);
+      op.erase();
+    }
+    kernel->setAttr(HKDialect::getGridSwizzleAttrName(),
+                    GridSwizzleAttr::get(&getContext(), chunk, group, xcds));
+    return success();
+  }
+};
+
+} // namespace
