@@ -9,9 +9,10 @@
 // loads issued since (tile k+1's) and waits for vmcnt to fall to that
 // number instead of draining to zero.
 //
-// The last iteration prefetches tile `ktiles`, which lies wholly past K:
-// its loads read zeros and nothing uses them. The four 128x64 bf16 buffers
-// take 64 KiB of LDS, all of gfx942's.
+// The loop runs ktiles - 1 times and the last tile is multiplied after it,
+// so no load reaches past K. With K = 0 the loop does not run and the one
+// tile multiplied is all zeros. The four 128x64 bf16 buffers take 64 KiB
+// of LDS, all of gfx942's.
 module {
   hk.kernel @gemm_abt_pipelined(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
                                 %C: !hk.gl<?x?xbf16>) waves(4) {
@@ -28,6 +29,7 @@ module {
     %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
     %kpad = arith.addi %K, %c63 : index
     %ktiles = arith.divui %kpad, %c64 : index
+    %ksteps = arith.subi %ktiles, %c1 : index
 
     %sA0 = hk.alloc : !hk.st<128x64xbf16>
     %sA1 = hk.alloc : !hk.st<128x64xbf16>
@@ -38,7 +40,7 @@ module {
     %tB0 = hk.group_load async %B[%bn, %c0], %sB0
         : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
     %zero = hk.zero : !hk.rt<64x64xf32>
-    %acc, %tA, %tB, %endA, %endB, %spareA, %spareB = scf.for %k = %c0 to %ktiles step %c1
+    %acc, %tA, %tB, %endA, %endB, %spareA, %spareB = scf.for %k = %c0 to %ksteps step %c1
         iter_args(%c = %zero, %ta = %tA0, %tb = %tB0, %curA = %sA0,
                   %curB = %sB0, %nxtA = %sA1, %nxtB = %sB1)
         -> (!hk.rt<64x64xf32>, !hk.token, !hk.token, !hk.st<128x64xbf16>,
@@ -62,13 +64,19 @@ module {
           : !hk.rt<64x64xf32>, !hk.token, !hk.token, !hk.st<128x64xbf16>,
             !hk.st<128x64xbf16>, !hk.st<128x64xbf16>, !hk.st<128x64xbf16>
     }
+    // The last tile, with nothing left to prefetch.
     hk.wait [%tA, %tB]
+    hk.barrier
+    %a = hk.load %endA[%wm, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+    %b = hk.load %endB[%wn, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+    %result = hk.mma abt %a, %b, %acc
+        : !hk.rt<64x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<64x64xf32>
 
     %tm0 = arith.muli %bm, %c2 : index
     %tm = arith.addi %tm0, %wm : index
     %tn0 = arith.muli %bn, %c2 : index
     %tn = arith.addi %tn0, %wn : index
-    hk.store %acc, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
+    hk.store %result, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
     hk.return
   }
 }

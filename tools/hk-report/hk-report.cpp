@@ -440,10 +440,10 @@ static Error reportObject(StringRef path, json::Array &all) {
   }
   if (asJson)
     all.push_back(
-        json::Object{{"path", path},
+        json::Object{{"path", path.str()},
                      {"chip", chip.name},
                      {"code_object_version", object->getCodeObjectVersion()},
-                     {"target", object->getTarget()},
+                     {"target", object->getTarget().str()},
                      {"kernels", std::move(kernelsJson)}});
   return Error::success();
 }
