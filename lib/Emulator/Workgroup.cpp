@@ -10,7 +10,6 @@
 #include "Interp.h"
 
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstring>
@@ -347,60 +346,15 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
                                     const uint32_t *addr0,
                                     const uint32_t *addr1, uint64_t mask,
                                     unsigned bytes, bool write) {
-  const LdsBankModel &model = w.wg->launch->chip->lds;
-  unsigned perLane = bytes * (addr1 ? 2 : 1);
-  unsigned lanesPerPhase = write ? model.writeLanesPerPhase(perLane)
-                                 : model.readLanesPerPhase(perLane);
-  if (lanesPerPhase == 0)
-    lanesPerPhase = 1;
-  unsigned dwords = std::max(1u, (bytes + 3) / 4);
+  // The compiler's hk-lds-layout pass costs swizzles with the same model.
+  LdsAccessCost cost =
+      w.wg->launch->chip->lds.cost({addr0, addr1, mask, bytes, write});
   LdsConflictStats &stats = w.wg->ldsStats[in.pc];
   if (stats.mnemonic.empty())
     stats.mnemonic = in.mnemonic;
   ++stats.executions;
-  // Distinct dwords per bank in the current phase; a stamp per bank avoids
-  // clearing the lists between phases.
-  thread_local uint32_t stamp[64], count[64], dwordsOf[64][64];
-  thread_local uint32_t phaseId = 0;
-  // Bank counts are powers of two (32 or 64): a mask, not a division.
-  unsigned banks = std::min(model.banks, 64u);
-  bool pow2 = llvm::isPowerOf2_32(banks);
-  unsigned bankMask = banks - 1;
-  for (unsigned first = 0; first < kWaveSize; first += lanesPerPhase) {
-    uint64_t phaseMask =
-        mask & (lanesPerPhase >= 64 ? ~0ull
-                                    : (((1ull << lanesPerPhase) - 1) << first));
-    if (!phaseMask)
-      continue;
-    ++phaseId;
-    unsigned worst = 0;
-    forEachLane(phaseMask, [&](unsigned lane) {
-      for (const uint32_t *addr : {addr0, addr1}) {
-        if (!addr)
-          continue;
-        for (unsigned d = 0; d < dwords; ++d) {
-          uint32_t dword = addr[lane] / 4 + d;
-          unsigned bank = pow2 ? dword & bankMask : dword % banks;
-          if (stamp[bank] != phaseId) {
-            stamp[bank] = phaseId;
-            count[bank] = 0;
-          }
-          uint32_t *list = dwordsOf[bank];
-          unsigned n = count[bank];
-          bool seen = false;
-          for (unsigned i = 0; i < n && !seen; ++i)
-            seen = list[i] == dword;
-          if (seen || n == 64)
-            continue;
-          list[n] = dword;
-          count[bank] = n + 1;
-          worst = std::max(worst, n + 1);
-        }
-      }
-    });
-    ++stats.phases;
-    stats.extraCycles += worst > 0 ? worst - 1 : 0;
-  }
+  stats.phases += cost.phases;
+  stats.extraCycles += cost.conflictCycles;
 }
 
 // Initial state and scheduling

@@ -4,9 +4,11 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -75,33 +77,85 @@ unsigned LdsBankModel::writeLanesPerPhase(unsigned bytesPerLane) const {
   return readLanesPerPhase(bytesPerLane);
 }
 
+/// Lanes [first, first + count) of a wave as a mask.
+static uint64_t laneRange(unsigned first, unsigned count) {
+  if (first >= 64)
+    return 0;
+  uint64_t lanes = count >= 64 ? ~0ull : (1ull << count) - 1;
+  return lanes << first;
+}
+
+LdsAccessCost LdsBankModel::cost(const LdsWaveAccess &access) const {
+  LdsAccessCost result;
+  unsigned numBanks = std::min(banks, kMaxBanks);
+  if (!access.first || numBanks == 0 || bankWidthBytes == 0)
+    return result;
+  unsigned perLane = access.bytesPerAddress * (access.second ? 2 : 1);
+  unsigned lanesPerPhase = std::clamp(
+      access.isWrite ? writeLanesPerPhase(perLane) : readLanesPerPhase(perLane),
+      1u, 64u);
+  unsigned wordsPerAddress = std::max(
+      1u, (access.bytesPerAddress + bankWidthBytes - 1) / bankWidthBytes);
+  // Bank counts and widths are powers of two on every chip: masks and
+  // shifts instead of divisions in the emulator's hottest LDS path.
+  bool banksPow2 = llvm::isPowerOf2_32(numBanks);
+  bool widthPow2 = llvm::isPowerOf2_32(bankWidthBytes);
+  unsigned widthShift = llvm::Log2_32(bankWidthBytes);
+
+  // The distinct words each bank holds in the current phase. A phase of at
+  // most 64 lanes puts at most 64 distinct words in one bank while an
+  // address spans no more than `banks` words.
+  constexpr unsigned kMaxWordsPerBank = 64;
+  uint8_t held[kMaxBanks];
+  uint32_t words[kMaxBanks][kMaxWordsPerBank];
+  unsigned worst = 0;
+  auto addAddress = [&](uint32_t address) {
+    uint32_t word =
+        widthPow2 ? address >> widthShift : address / bankWidthBytes;
+    for (unsigned i = 0; i < wordsPerAddress; ++i, ++word) {
+      unsigned bank = banksPow2 ? word & (numBanks - 1) : word % numBanks;
+      uint32_t *list = words[bank];
+      unsigned count = held[bank];
+      bool seen = false;
+      for (unsigned j = 0; j < count && !seen; ++j)
+        seen = list[j] == word;
+      if (seen || count == kMaxWordsPerBank)
+        continue;
+      list[count] = word;
+      held[bank] = uint8_t(count + 1);
+      worst = std::max(worst, count + 1);
+    }
+  };
+  for (unsigned first = 0; first < 64; first += lanesPerPhase) {
+    uint64_t lanes = access.activeLanes & laneRange(first, lanesPerPhase);
+    if (!lanes)
+      continue;
+    ++result.phases;
+    std::memset(held, 0, numBanks);
+    worst = 0;
+    for (; lanes; lanes &= lanes - 1) {
+      unsigned lane = unsigned(llvm::countr_zero(lanes));
+      addAddress(access.first[lane]);
+      if (access.second)
+        addAddress(access.second[lane]);
+    }
+    result.conflictCycles += worst > 1 ? worst - 1 : 0;
+  }
+  return result;
+}
+
 unsigned LdsBankModel::conflictCycles(llvm::ArrayRef<uint32_t> addresses,
                                       unsigned bytesPerLane,
                                       bool isWrite) const {
-  unsigned lanesPerPhase =
-      std::max(1u, isWrite ? writeLanesPerPhase(bytesPerLane)
-                           : readLanesPerPhase(bytesPerLane));
-  unsigned dwords = std::max(1u, (bytesPerLane + 3) / 4);
   unsigned cycles = 0;
-  std::vector<llvm::SmallVector<uint32_t, 4>> perBank(banks);
-  for (size_t first = 0; first < addresses.size(); first += lanesPerPhase) {
-    for (auto &bank : perBank)
-      bank.clear();
-    unsigned worst = 0;
-    size_t last = std::min(addresses.size(), first + lanesPerPhase);
-    for (size_t lane = first; lane < last; ++lane) {
-      if (addresses[lane] == UINT32_MAX)
-        continue;
-      for (unsigned d = 0; d < dwords; ++d) {
-        uint32_t dword = addresses[lane] / bankWidthBytes + d;
-        auto &bank = perBank[dword % banks];
-        if (!llvm::is_contained(bank, dword))
-          bank.push_back(dword);
-        worst = std::max<unsigned>(worst, bank.size());
-      }
-    }
-    if (worst > 1)
-      cycles += worst - 1;
+  for (size_t wave = 0; wave < addresses.size(); wave += 64) {
+    llvm::ArrayRef<uint32_t> lanes = addresses.slice(wave).take_front(64);
+    uint64_t active = 0;
+    for (unsigned lane = 0; lane < lanes.size(); ++lane)
+      if (lanes[lane] != UINT32_MAX)
+        active |= 1ull << lane;
+    cycles += cost({lanes.data(), nullptr, active, bytesPerLane, isWrite})
+                  .conflictCycles;
   }
   return cycles;
 }

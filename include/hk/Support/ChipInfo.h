@@ -57,10 +57,33 @@ struct MfmaInstr {
 
 enum class Fp8Format : uint8_t { FNUZ, OCP };
 
+/// One ds_* instruction of a wave as the LDS bank model sees it: lane L,
+/// when bit L of `activeLanes` is set, accesses `bytesPerAddress` bytes at
+/// byte address `first[L]` and, for the two-address forms (ds_read2*,
+/// ds_write2*), as many at `second[L]`. Only active lanes' entries are read.
+struct LdsWaveAccess {
+  const uint32_t *first = nullptr;
+  const uint32_t *second = nullptr;
+  uint64_t activeLanes = 0;
+  unsigned bytesPerAddress = 4;
+  bool isWrite = false;
+};
+
+/// What one ds_* instruction costs the LDS.
+struct LdsAccessCost {
+  unsigned phases = 0;         ///< Phases holding at least one active lane.
+  unsigned conflictCycles = 0; ///< Cycles lost to bank conflicts.
+};
+
 /// LDS bank model: how many lanes of a wave the LDS serves per phase for a
 /// given access width. Lanes in one phase conflict when they touch different
-/// dwords in the same bank.
+/// dwords in the same bank. The compiler (hk-lds-layout) and the emulator
+/// (its bank-conflict counters) both cost accesses with it, so a swizzle
+/// the compiler calls conflict-free is conflict-free in hk-emu.
 struct LdsBankModel {
+  /// Banks `cost` handles (every chip in the table has at most this many).
+  static constexpr unsigned kMaxBanks = 64;
+
   unsigned banks;
   unsigned bankWidthBytes;
   unsigned readLanesPerPhase(unsigned bytesPerLane) const;
@@ -68,12 +91,21 @@ struct LdsBankModel {
   // Measured exceptions to "phase = banks*width / bytesPerLane".
   unsigned write64LanesPerPhase;
 
-  /// Cycles one ds_* instruction loses to bank conflicts: the lanes are
-  /// served in phases (lanes per phase by access width), and a phase takes
-  /// as many cycles as the most distinct dwords any one bank holds (the
-  /// same dword twice is a broadcast). `addresses` holds each lane's first
-  /// byte address (UINT32_MAX for an inactive lane); `bytesPerLane` is the
-  /// access width.
+  /// The cost of one ds_* instruction: the lanes are served in phases
+  /// (lanes per phase by the bytes each lane moves, both addresses of a
+  /// two-address form together), and a phase takes as many cycles as the
+  /// most distinct bank words any one bank holds (the same word twice is a
+  /// broadcast); cycles beyond one per phase are conflict cycles. Allocates
+  /// nothing: the emulator calls it for every LDS instruction it runs.
+  /// Exact for accesses of up to banks * bankWidthBytes bytes per address
+  /// (far wider than any ds_* instruction); beyond that a bank's distinct
+  /// words are counted up to 64 per phase.
+  LdsAccessCost cost(const LdsWaveAccess &access) const;
+
+  /// Conflict cycles of one single-address ds_* instruction: `addresses`
+  /// holds each lane's first byte address (UINT32_MAX for an inactive lane),
+  /// `bytesPerLane` is the access width. Addresses past the 64th are
+  /// further waves.
   unsigned conflictCycles(llvm::ArrayRef<uint32_t> addresses,
                           unsigned bytesPerLane, bool isWrite) const;
 };
