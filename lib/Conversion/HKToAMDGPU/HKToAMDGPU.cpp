@@ -304,9 +304,26 @@ struct ClusterLowering : public OpConversionPattern<ClusterOp> {
   LogicalResult
   matchAndRewrite(ClusterOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Scheduling barriers keep LLVM from moving instructions across the
+    // cluster's ends; the priority holds while the cluster runs.
+    Location loc = op.getLoc();
+    auto fence = [&] {
+      ROCDL::SchedBarrier::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+    };
+    auto setPriority = [&](int32_t priority) {
+      ROCDL::SetPrioOp::create(rewriter, loc,
+                               rewriter.getI16IntegerAttr(priority));
+    };
+    fence();
+    if (op.getPriority())
+      setPriority(*op.getPriority());
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());
     SmallVector<Value> results(yield.getValues());
+    rewriter.setInsertionPoint(yield);
+    if (op.getPriority())
+      setPriority(0);
+    fence();
     rewriter.eraseOp(yield);
     rewriter.inlineBlockBefore(&body, op);
     rewriter.replaceOp(op, results);
@@ -355,6 +372,27 @@ struct ConvertHKToAMDGPUPass
                  store && !store.getWaves())
           store.setWavesAttr(waves);
       });
+    });
+    // A wave-group barrier is a barrier that only the waves of its group
+    // reach.
+    module.walk([](BarrierOp barrier) {
+      std::optional<uint32_t> group = barrier.getGroup();
+      auto kernel = barrier->getParentOfType<KernelOp>();
+      if (!group || !kernel)
+        return;
+      OpBuilder b(barrier);
+      Location loc = barrier.getLoc();
+      Value groupSize =
+          arith::ConstantIndexOp::create(b, loc, kernel.getWaves() / 2);
+      Value waveGroup =
+          arith::DivUIOp::create(b, loc, WaveIdOp::create(b, loc), groupSize);
+      Value inGroup =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, waveGroup,
+                                arith::ConstantIndexOp::create(b, loc, *group));
+      auto guard = scf::IfOp::create(b, loc, inGroup, /*withElse=*/false);
+      b.setInsertionPointToStart(guard.thenBlock());
+      BarrierOp::create(b, loc, IntegerAttr());
+      barrier.erase();
     });
     LdsPlan plan;
     if (failed(planLds(module, plan)))

@@ -52,7 +52,10 @@ hk.kernel @math(%s: f32) waves(1) {
   hk.barrier
   // CHECK: amdgpu.memory_counter_wait load(0) store(0) ds(0)
   hk.wait
-  // CHECK: math.exp2
+  // A cluster is fenced by scheduling barriers.
+  // CHECK: rocdl.sched.barrier 0
+  // CHECK-NEXT: math.exp2
+  // CHECK-NEXT: rocdl.sched.barrier 0
   %r = hk.cluster compute {
     %e = hk.exp2 %f : !hk.rt<16x16xf32, row>
     hk.yield %e : !hk.rt<16x16xf32, row>

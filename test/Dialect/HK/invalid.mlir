@@ -850,3 +850,54 @@ hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(1) {
   hk.return
 }
 }
+
+//===----------------------------------------------------------------------===//
+// Wave-group barriers and cluster priorities
+//===----------------------------------------------------------------------===//
+
+// -----
+
+hk.kernel @k() waves(8) {
+  // expected-error @below {{with a wave group needs a kernel with a #hk.pingpong schedule}}
+  hk.barrier group 1
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  // expected-error @below {{a ping-pong kernel has wave groups 0 and 1, got 2}}
+  hk.barrier group 2
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    // expected-error @below {{with a wave group must sit directly in the kernel body, where it runs once}}
+    hk.barrier group 0
+  }
+  hk.return
+}
+
+// -----
+
+// expected-error @below {{wave-group barriers do not balance: group 0 runs 1, group 1 runs 2; each group must run as many as the other}}
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  hk.barrier group 1
+  hk.barrier group 1
+  hk.barrier group 0
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  // expected-error @below {{attribute 'priority' failed to satisfy constraint}}
+  hk.cluster compute priority 4 {
+  }
+  hk.return
+}

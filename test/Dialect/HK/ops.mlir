@@ -34,6 +34,11 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
     waves(8) schedule(#hk.pingpong<waves = 8>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  // Wave-group barriers, balanced: one per group.
+  // CHECK: hk.barrier group 1
+  // CHECK-NEXT: hk.barrier group 0
+  hk.barrier group 1
+  hk.barrier group 0
   // CHECK: hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   %s = hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   // CHECK: hk.alloc : !hk.st<32x32xbf16, #hk.swizzle<none>>
@@ -225,6 +230,9 @@ hk.kernel @clusters() waves(8) {
     %e = hk.exp2 %a : !hk.rt<16x16xf32, col>
     hk.yield %e : !hk.rt<16x16xf32, col>
   } : !hk.rt<16x16xf32, col>
+  // CHECK: hk.cluster compute priority 1 {
+  hk.cluster compute priority 1 {
+  }
   hk.return
 }
 

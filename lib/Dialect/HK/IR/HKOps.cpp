@@ -236,6 +236,16 @@ int64_t KernelOp::getSharedMemoryBytes() {
 }
 
 LogicalResult KernelOp::verifyRegions() {
+  // Every wave must run as many barriers as every other one.
+  int64_t groupBarriers[2] = {0, 0};
+  for (Operation &op : getBody().front())
+    if (auto barrier = dyn_cast<BarrierOp>(op); barrier && barrier.getGroup())
+      ++groupBarriers[*barrier.getGroup() & 1];
+  if (groupBarriers[0] != groupBarriers[1])
+    return emitOpError() << "wave-group barriers do not balance: group 0 runs "
+                         << groupBarriers[0] << ", group 1 runs "
+                         << groupBarriers[1]
+                         << "; each group must run as many as the other";
   const ChipInfo *chip = lookupTargetChip(*this);
   if (!chip)
     return success();
@@ -821,6 +831,23 @@ LogicalResult SoftmaxOp::verify() {
 //===----------------------------------------------------------------------===//
 // ClusterOp
 //===----------------------------------------------------------------------===//
+
+LogicalResult BarrierOp::verify() {
+  std::optional<uint32_t> group = getGroup();
+  if (!group)
+    return success();
+  auto kernel = dyn_cast_if_present<KernelOp>((*this)->getParentOp());
+  if (!kernel)
+    return emitOpError() << "with a wave group must sit directly in the "
+                            "kernel body, where it runs once";
+  if (!isa_and_present<PingPongAttr>(kernel.getScheduleAttr()))
+    return emitOpError() << "with a wave group needs a kernel with a "
+                            "#hk.pingpong schedule";
+  if (*group > 1)
+    return emitOpError() << "a ping-pong kernel has wave groups 0 and 1, got "
+                         << *group;
+  return success();
+}
 
 LogicalResult ClusterOp::verify() {
   auto yield = cast<YieldOp>(getBody().front().getTerminator());

@@ -218,8 +218,18 @@ def HK_BarrierOp : HK_Op<"barrier"> {
     are visible to all waves after it. Global loads stay in flight: tiles
     that a direct-to-LDS `hk.group_load` writes are covered once an
     `hk.wait` on the load's token precedes the barrier.
+
+    `hk.barrier group 1` is executed by the waves of one wave group only
+    (in a `#hk.pingpong` kernel, waves `[0, 4)` form group 0 and `[4, 8)`
+    group 1). It shifts the groups by one phase of the barrier sequence:
+    group 1 running one extra barrier before the main loop puts it one
+    cluster behind group 0, and group 0 running one after the loop brings
+    them back. Such barriers sit directly in the kernel body, and each
+    group runs as many as the other.
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$group);
+  let assemblyFormat = "(`group` $group^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -504,7 +514,10 @@ def HK_ClusterOp : HK_Op<"cluster", [
   let description = [{
     Groups operations that `hk-schedule` keeps together and orders against
     other clusters: in ping-pong, memory and compute clusters alternate. The
-    region yields the values later code uses.
+    region yields the values later code uses. The lowering fences a cluster
+    with scheduling barriers so that LLVM moves no instruction into or out
+    of it; `priority 1` (0 to 3) raises the wave's issue priority
+    (`s_setprio`) while the cluster runs.
 
     ```mlir
     %acc1 = hk.cluster compute {
@@ -513,10 +526,13 @@ def HK_ClusterOp : HK_Op<"cluster", [
     } : !hk.rt<64x64xf32>
     ```
   }];
-  let arguments = (ins HK_ClusterKind:$kind);
+  let arguments = (ins HK_ClusterKind:$kind,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<3>]>>:$priority);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$kind $body attr-dict (`:` qualified(type($results))^)?";
+  let assemblyFormat = [{
+    $kind (`priority` $priority^)? $body attr-dict (`:` qualified(type($results))^)?
+  }];
   let hasVerifier = 1;
 }
 
