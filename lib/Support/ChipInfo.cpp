@@ -8,7 +8,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -85,63 +84,114 @@ static uint64_t laneRange(unsigned first, unsigned count) {
   return lanes << first;
 }
 
-LdsAccessCost LdsBankModel::cost(const LdsWaveAccess &access) const {
-  LdsAccessCost result;
-  unsigned numBanks = std::min(banks, kMaxBanks);
-  if (!access.first || numBanks == 0 || bankWidthBytes == 0)
-    return result;
-  unsigned perLane = access.bytesPerAddress * (access.second ? 2 : 1);
-  unsigned lanesPerPhase = std::clamp(
-      access.isWrite ? writeLanesPerPhase(perLane) : readLanesPerPhase(perLane),
-      1u, 64u);
-  unsigned wordsPerAddress = std::max(
-      1u, (access.bytesPerAddress + bankWidthBytes - 1) / bankWidthBytes);
-  // Bank counts and widths are powers of two on every chip: masks and
-  // shifts instead of divisions in the emulator's hottest LDS path.
-  bool banksPow2 = llvm::isPowerOf2_32(numBanks);
-  bool widthPow2 = llvm::isPowerOf2_32(bankWidthBytes);
-  unsigned widthShift = llvm::Log2_32(bankWidthBytes);
+namespace {
+/// The distinct words each bank holds in one phase of an LDS access.
+/// `occupied` marks the banks holding any, so nothing is cleared between
+/// phases, and a bank's first word is checked before the rest, which makes
+/// the common conflict-free and broadcast accesses cheap. Words beyond 64
+/// in one bank are not counted: a ds_* phase moves at most
+/// banks * bankWidthBytes bytes, so it never gets there.
+struct PhaseBanks {
+  static constexpr unsigned kMaxWordsPerBank = 64;
+  unsigned numBanks;
+  bool banksPow2;
+  uint64_t occupied = 0;
+  unsigned worst = 1; ///< Most distinct words in one bank.
+  uint8_t held[LdsBankModel::kMaxBanks];
+  uint32_t words[LdsBankModel::kMaxBanks][kMaxWordsPerBank];
 
-  // The distinct words each bank holds in the current phase. A phase of at
-  // most 64 lanes puts at most 64 distinct words in one bank while an
-  // address spans no more than `banks` words.
-  constexpr unsigned kMaxWordsPerBank = 64;
-  uint8_t held[kMaxBanks];
-  uint32_t words[kMaxBanks][kMaxWordsPerBank];
-  unsigned worst = 0;
+  void startPhase() {
+    occupied = 0;
+    worst = 1;
+  }
+  void add(uint32_t word) {
+    unsigned bank = banksPow2 ? word & (numBanks - 1) : word % numBanks;
+    uint64_t bit = 1ull << bank;
+    uint32_t *list = words[bank];
+    if (!(occupied & bit)) {
+      occupied |= bit;
+      list[0] = word;
+      held[bank] = 1;
+      return;
+    }
+    if (list[0] == word)
+      return;
+    unsigned count = held[bank];
+    for (unsigned j = 1; j < count; ++j)
+      if (list[j] == word)
+        return;
+    if (count == kMaxWordsPerBank)
+      return;
+    list[count] = word;
+    held[bank] = uint8_t(count + 1);
+    worst = std::max(worst, count + 1);
+  }
+};
+} // namespace
+
+/// Phases and conflict cycles of `access` for `Words` words per address (0:
+/// `words` at run time). The common widths get their own instance so that
+/// the inner loop has a constant trip count.
+template <unsigned Words>
+static LdsAccessCost costPhases(unsigned numBanks, const LdsWaveAccess &access,
+                                unsigned lanesPerPhase, unsigned wordShift,
+                                unsigned bankWidthBytes, unsigned words) {
+  LdsAccessCost result;
+  PhaseBanks banks;
+  banks.numBanks = numBanks;
+  banks.banksPow2 = llvm::isPowerOf2_32(numBanks);
+  unsigned count = Words ? Words : words;
   auto addAddress = [&](uint32_t address) {
     uint32_t word =
-        widthPow2 ? address >> widthShift : address / bankWidthBytes;
-    for (unsigned i = 0; i < wordsPerAddress; ++i, ++word) {
-      unsigned bank = banksPow2 ? word & (numBanks - 1) : word % numBanks;
-      uint32_t *list = words[bank];
-      unsigned count = held[bank];
-      bool seen = false;
-      for (unsigned j = 0; j < count && !seen; ++j)
-        seen = list[j] == word;
-      if (seen || count == kMaxWordsPerBank)
-        continue;
-      list[count] = word;
-      held[bank] = uint8_t(count + 1);
-      worst = std::max(worst, count + 1);
-    }
+        wordShift != ~0u ? address >> wordShift : address / bankWidthBytes;
+    for (unsigned i = 0; i < count; ++i)
+      banks.add(word + i);
   };
   for (unsigned first = 0; first < 64; first += lanesPerPhase) {
     uint64_t lanes = access.activeLanes & laneRange(first, lanesPerPhase);
     if (!lanes)
       continue;
     ++result.phases;
-    std::memset(held, 0, numBanks);
-    worst = 0;
+    banks.startPhase();
     for (; lanes; lanes &= lanes - 1) {
       unsigned lane = unsigned(llvm::countr_zero(lanes));
       addAddress(access.first[lane]);
       if (access.second)
         addAddress(access.second[lane]);
     }
-    result.conflictCycles += worst > 1 ? worst - 1 : 0;
+    result.conflictCycles += banks.worst - 1;
   }
   return result;
+}
+
+LdsAccessCost LdsBankModel::cost(const LdsWaveAccess &access) const {
+  unsigned numBanks = std::min(banks, kMaxBanks);
+  if (!access.first || numBanks == 0 || bankWidthBytes == 0)
+    return {};
+  unsigned perLane = access.bytesPerAddress * (access.second ? 2 : 1);
+  unsigned lanesPerPhase = std::clamp(
+      access.isWrite ? writeLanesPerPhase(perLane) : readLanesPerPhase(perLane),
+      1u, 64u);
+  unsigned words = std::max(1u, (access.bytesPerAddress + bankWidthBytes - 1) /
+                                    bankWidthBytes);
+  // Bank counts and widths are powers of two on every chip: masks and
+  // shifts instead of divisions in the emulator's hottest LDS path.
+  unsigned wordShift =
+      llvm::isPowerOf2_32(bankWidthBytes) ? llvm::Log2_32(bankWidthBytes) : ~0u;
+  switch (words) {
+  case 1:
+    return costPhases<1>(numBanks, access, lanesPerPhase, wordShift,
+                         bankWidthBytes, words);
+  case 2:
+    return costPhases<2>(numBanks, access, lanesPerPhase, wordShift,
+                         bankWidthBytes, words);
+  case 4:
+    return costPhases<4>(numBanks, access, lanesPerPhase, wordShift,
+                         bankWidthBytes, words);
+  default:
+    return costPhases<0>(numBanks, access, lanesPerPhase, wordShift,
+                         bankWidthBytes, words);
+  }
 }
 
 unsigned LdsBankModel::conflictCycles(llvm::ArrayRef<uint32_t> addresses,

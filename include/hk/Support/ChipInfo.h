@@ -97,9 +97,9 @@ struct LdsBankModel {
   /// most distinct bank words any one bank holds (the same word twice is a
   /// broadcast); cycles beyond one per phase are conflict cycles. Allocates
   /// nothing: the emulator calls it for every LDS instruction it runs.
-  /// Exact for accesses of up to banks * bankWidthBytes bytes per address
-  /// (far wider than any ds_* instruction); beyond that a bank's distinct
-  /// words are counted up to 64 per phase.
+  /// A bank's distinct words are counted up to 64 per phase, which no ds_*
+  /// instruction reaches (a phase moves at most banks * bankWidthBytes
+  /// bytes).
   LdsAccessCost cost(const LdsWaveAccess &access) const;
 
   /// Conflict cycles of one single-address ds_* instruction: `addresses`
