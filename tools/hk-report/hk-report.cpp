@@ -48,8 +48,7 @@ static Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-// Occupancy
-// --------------------------------------------------------------------
+// Occupancy -------------------------------------------------------------------
 
 static unsigned wavesPerWorkgroup(const hk::KernelInfo &kernel) {
   unsigned lanes =
@@ -89,8 +88,7 @@ static Occupancy computeOccupancy(const hk::ChipInfo &chip,
   return o;
 }
 
-// Kernel code ranges
-// -------------------------------------------------------------
+// Kernel code ranges ----------------------------------------------------------
 
 /// A function symbol of the code object: a kernel's code is the range of
 /// the symbol named after it.
@@ -155,8 +153,7 @@ kernelCodeRange(const hk::CodeObject &object, const hk::KernelInfo &kernel,
   return {start, end};
 }
 
-// Text
-// -------------------------------------------------------------------------
+// Text ------------------------------------------------------------------------
 
 static std::string hex(uint64_t value) {
   std::string text;
@@ -296,8 +293,7 @@ static void printKernel(raw_ostream &os, const hk::CodeObject &object,
   printCode(os, code);
 }
 
-// JSON
-// -------------------------------------------------------------------------
+// JSON ------------------------------------------------------------------------
 
 static json::Object mixToJson(const InstructionMix &m) {
   json::Object counts{{"instructions", m.instructions}};
@@ -386,8 +382,7 @@ static json::Object kernelToJson(const hk::CodeObject &object,
   };
 }
 
-// Driver
-// -----------------------------------------------------------------------
+// Driver ----------------------------------------------------------------------
 
 /// The kernels to report: all, or the one --kernel names.
 static Expected<std::vector<const hk::KernelInfo *>>
