@@ -43,6 +43,52 @@ module attributes {hk.target = #hk.target<"gfx942">} {
     hk.store %acc, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
     hk.return
   }
+
+  // The same GEMM in the 4-wave interleave schedule: hk-schedule
+  // double-buffers the tiles (64 KiB of LDS), issues tile k+1's loads at the
+  // top of iteration k and lets LLVM interleave single MFMAs with single LDS
+  // reads and vector-memory loads.
+  hk.kernel @gemm_abt_fp8_interleave(%A: !hk.gl<?x?xf8E4M3FNUZ>, %B: !hk.gl<?x?xf8E4M3FNUZ>,
+                                     %C: !hk.gl<?x?xbf16>)
+      waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %ckm1 = arith.constant 127 : index
+    %ck = arith.constant 128 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c2 : index
+    %wn = arith.remui %w, %c2 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xf8E4M3FNUZ>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+
+    %sA = hk.alloc : !hk.st<128x128xf8E4M3FNUZ>
+    %sB = hk.alloc : !hk.st<128x128xf8E4M3FNUZ>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c = %zero)
+        -> !hk.rt<64x64xf32> {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xf8E4M3FNUZ>, !hk.st<128x128xf8E4M3FNUZ>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xf8E4M3FNUZ>, !hk.st<128x128xf8E4M3FNUZ>
+      hk.barrier
+      %a = hk.load %sA[%wm, %c0] : !hk.st<128x128xf8E4M3FNUZ> -> !hk.rt<64x128xf8E4M3FNUZ>
+      %b = hk.load %sB[%wn, %c0] : !hk.st<128x128xf8E4M3FNUZ> -> !hk.rt<64x128xf8E4M3FNUZ>
+      %d = hk.mma abt %a, %b, %c
+          : !hk.rt<64x128xf8E4M3FNUZ>, !hk.rt<64x128xf8E4M3FNUZ>, !hk.rt<64x64xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<64x64xf32>
+    }
+
+    %tm0 = arith.muli %bm, %c2 : index
+    %tm = arith.addi %tm0, %wm : index
+    %tn0 = arith.muli %bn, %c2 : index
+    %tn = arith.addi %tn0, %wn : index
+    hk.store %acc, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
+    hk.return
+  }
 }
 
 // HK-RUN: gemm kernel=gemm_abt_fp8 form=abt block=128x128 chips=gfx942 shapes=128x128x256,100x200x130
+// HK-RUN: gemm kernel=gemm_abt_fp8_interleave form=abt block=128x128 chips=gfx942 shapes=128x128x256,100x200x130

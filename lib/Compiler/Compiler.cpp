@@ -61,6 +61,8 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
   registry.insert<HKDialect>();
   registerHsacoTranslations(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  // Messages name the source line; the op dump would only repeat it.
+  context.printOpOnDiagnostic(false);
 
   // Collect diagnostics into the error message, one per line.
   std::string diagnostics;

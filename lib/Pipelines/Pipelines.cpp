@@ -24,6 +24,7 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKGridSwizzle(
       HKGridSwizzleOptions{options.gridChunk, options.gridGroup}));
   pm.addPass(createHKMfmaLayout());
+  pm.addPass(createHKSchedule());
   pm.addPass(createHKBufferLoads(HKBufferLoadsOptions{options.direct}));
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
   pm.addPass(

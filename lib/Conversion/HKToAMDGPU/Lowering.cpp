@@ -377,8 +377,14 @@ ViewBuffer lowering::makeViewBuffer(OpBuilder &b, Location loc,
                               constI32(b, loc, 0)));
   }
   int64_t bytes = getElementBytes(memElem);
-  Value numRecords = arith::SelectOp::create(b, loc, empty, constI32(b, loc, 0),
-                                             mulI32(b, loc, span, bytes));
+  // The resource must live in SGPRs. Its fields are uniform, but when the
+  // backend computes one with vector instructions it no longer knows that
+  // and wraps every buffer access in a waterfall loop; readfirstlane says
+  // it.
+  Value numRecords = ROCDL::ReadfirstlaneOp::create(
+      b, loc, b.getI32Type(),
+      arith::SelectOp::create(b, loc, empty, constI32(b, loc, 0),
+                              mulI32(b, loc, span, bytes)));
   auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
   Value stride = arith::ConstantIntOp::create(b, loc, 0, 16);
   Value flags = constI32(b, loc, chip.bufferResourceFlags);

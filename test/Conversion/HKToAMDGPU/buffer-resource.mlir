@@ -20,7 +20,10 @@
 // CHECK: %[[NOCOLS:.*]] = arith.cmpi eq, %[[COLS]], %{{.*}}
 // CHECK: %[[EMPTY:.*]] = arith.ori %[[NOROWS]], %[[NOCOLS]]
 // CHECK: %[[BYTES:.*]] = arith.muli %[[SPAN]], %[[FOUR]]
-// CHECK: %[[RECORDS:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[BYTES]]
+// CHECK: %[[SPANNED:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[BYTES]]
+// The fields are uniform; readfirstlane keeps the backend from placing the
+// resource in VGPRs (and wrapping every access in a waterfall loop).
+// CHECK: %[[RECORDS:.*]] = rocdl.readfirstlane %[[SPANNED]] : i32
 // CHECK: %[[RECORDS64:.*]] = arith.extui %[[RECORDS]] : i32 to i64
 // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %[[PTR]], %[[ZERO16]], %[[RECORDS64]], %[[FLAGS]] : <1> to <8>
 // Inside the view: 16-byte loads. At the edge: element loads whose offset

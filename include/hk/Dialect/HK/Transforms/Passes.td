@@ -43,6 +43,54 @@ def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
   let dependentDialects = ["::hk::HKDialect"];
 }
 
+def HKSchedule : Pass<"hk-schedule", "mlir::ModuleOp"> {
+  let summary = "Apply each kernel's ping-pong or interleave schedule";
+  let description = [{
+    Works on the main loop of every kernel with a `schedule`: its one
+    top-level `scf.for` holding `hk.mma` ops. Run after `hk-mfma-layout`.
+
+    A plain loop (synchronous `hk.group_load`s into shared tiles, `hk.load`s
+    from them, computation on registers, barriers anywhere) is
+    software-pipelined: every loaded shared tile gets a spare buffer, the
+    first tile is loaded before the loop, and iteration k prefetches tile
+    k+1 into the spare buffers with asynchronous group loads while it
+    computes on tile k; the buffers swap through the loop's iter_args.
+
+    `#hk.pingpong<waves = 8>`: waves [0, 4) and [4, 8) form two groups, one
+    wave of each per SIMD. The body becomes alternating memory clusters
+    (shared-tile reads; the first also issues the prefetch, from group 0
+    only) and compute clusters (at `priority 1`), each closed by a barrier.
+    Group 1 runs one extra barrier before the loop (`hk.barrier group 1`),
+    so it runs one cluster behind group 0 and the groups take turns on the
+    matrix cores; group 0 runs one after the loop to balance. Group 0 waits
+    for its prefetch after the iteration's last compute cluster.
+
+    `#hk.interleave<waves = 4>`: the prefetch is issued at the top of the
+    iteration, the reads and MFMAs form one compute cluster in which LLVM
+    interleaves groups of `mfma-per-group` MFMAs, `ds-reads-per-group` LDS
+    reads and `vmem-per-group` vector-memory reads (`sched_group_barrier`;
+    0 leaves a class out), and the iteration ends by waiting for the
+    prefetch and a barrier.
+
+    A loop already written as `hk.cluster`s keeps its own buffers and
+    waits: ping-pong checks that memory and compute clusters alternate,
+    closes each with a barrier, raises the compute clusters' priority and
+    shifts the groups' phases; interleave adds the instruction groups to
+    its compute clusters.
+  }];
+  let options = [
+    Option<"mfmaPerGroup", "mfma-per-group", "unsigned", /*default=*/"1",
+           "Interleave: MFMAs per scheduling group">,
+    Option<"dsReadsPerGroup", "ds-reads-per-group", "unsigned",
+           /*default=*/"1", "Interleave: LDS reads after each MFMA group">,
+    Option<"vmemPerGroup", "vmem-per-group", "unsigned", /*default=*/"1",
+           "Interleave: vector-memory reads after each MFMA group">,
+  ];
+  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::ROCDL::ROCDLDialect"];
+}
+
 def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {
   let summary = "Move global tile traffic through buffer and direct-to-LDS loads";
   let description = [{

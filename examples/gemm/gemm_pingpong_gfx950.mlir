@@ -1,0 +1,64 @@
+// C = A * B^T (bf16 in, f32 accumulation, bf16 out) in HipKittens' 8-wave
+// ping-pong configuration for gfx950: a 256x256 output tile per block, K
+// stepping by 64, eight waves in a 2x4 grid each owning a 128x64
+// accumulator (128 VGPRs).
+//
+// The loop is written plainly: load the block's A and B tiles into LDS,
+// read them, multiply. The kernel's schedule makes hk-schedule
+// double-buffer the tiles (128 KiB of LDS: iteration k prefetches tile k+1
+// with direct-to-LDS loads) and split the body into memory and compute
+// clusters that the two wave groups (waves 0-3, one per SIMD, and waves
+// 4-7) take turns on: while one group multiplies at raised priority, the
+// other reads its next fragments from LDS. The tiles are read in two
+// halves of 32 so that each memory cluster holds only one half's
+// fragments, which keeps the wave under 256 VGPRs.
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @gemm_pingpong_k64(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
+                               %C: !hk.gl<?x?xbf16>)
+      waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ckm1 = arith.constant 63 : index
+    %ck = arith.constant 64 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c4 : index
+    %wn = arith.remui %w, %c4 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+
+    %sA = hk.alloc : !hk.st<256x64xbf16>
+    %sB = hk.alloc : !hk.st<256x64xbf16>
+    %zero = hk.zero : !hk.rt<128x64xf32>
+    %acc = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c = %zero)
+        -> !hk.rt<128x64xf32> {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<256x64xbf16>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xbf16>, !hk.st<256x64xbf16>
+      hk.barrier
+      // K columns 0-31, then 32-63 (tile column 0 and 1 of 32-wide tiles).
+      %a0 = hk.load %sA[%wm, %c0] : !hk.st<256x64xbf16> -> !hk.rt<128x32xbf16>
+      %b0 = hk.load %sB[%wn, %c0] : !hk.st<256x64xbf16> -> !hk.rt<64x32xbf16>
+      %d0 = hk.mma abt %a0, %b0, %c
+          : !hk.rt<128x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<128x64xf32>
+      %a1 = hk.load %sA[%wm, %c1] : !hk.st<256x64xbf16> -> !hk.rt<128x32xbf16>
+      %b1 = hk.load %sB[%wn, %c1] : !hk.st<256x64xbf16> -> !hk.rt<64x32xbf16>
+      %d1 = hk.mma abt %a1, %b1, %d0
+          : !hk.rt<128x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<128x64xf32>
+      hk.barrier
+      scf.yield %d1 : !hk.rt<128x64xf32>
+    }
+
+    %tm0 = arith.muli %bm, %c2 : index
+    %tm = arith.addi %tm0, %wm : index
+    %tn0 = arith.muli %bn, %c4 : index
+    %tn = arith.addi %tn0, %wn : index
+    hk.store %acc, %C[%tm, %tn] : !hk.rt<128x64xf32> -> !hk.gl<?x?xbf16>
+    hk.return
+  }
+}
+
+// HK-RUN: gemm kernel=gemm_pingpong_k64 form=abt block=256x256 chips=gfx950 shapes=256x256x256,512x256x128,300x500x100

@@ -1,0 +1,80 @@
+// A main loop written with clusters is scheduled as written: ping-pong gets
+// a barrier after each cluster (one the user wrote is kept), priority 1 on
+// compute clusters that have none, and the phase shift around the loop;
+// interleave gets instruction groups in its compute clusters.
+// RUN: hk-opt %s -split-input-file --hk-schedule | FileCheck %s
+
+// CHECK-LABEL: hk.kernel @pingpong
+// CHECK: hk.barrier group 1
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: hk.cluster memory {
+// CHECK: {{^}} } : !hk.rt
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.cluster compute priority 1 {
+// CHECK: {{^}} } : !hk.rt
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.cluster memory {
+// CHECK: {{^}} } : !hk.rt
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.cluster compute priority 2 {
+// CHECK: {{^}} } : !hk.rt
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @pingpong(%A: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+      %a = hk.cluster memory {
+        %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+        hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.barrier
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      %b = hk.cluster memory {
+        %x = hk.load %s[%c1, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+        hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      %e = hk.cluster compute priority 2 {
+        %y = hk.mma abt %b, %b, %d {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      scf.yield %e : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    }
+    hk.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: hk.kernel @interleave
+// CHECK-NOT: hk.barrier
+// CHECK: hk.cluster compute {
+// CHECK: hk.mma
+// CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+// CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+// CHECK-NEXT: rocdl.sched.group.barrier 32, 1, 0
+// CHECK-NEXT: hk.yield
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @interleave() waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    %a = hk.zero : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    }
+    hk.return
+  }
+}

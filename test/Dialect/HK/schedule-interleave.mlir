@@ -1,0 +1,71 @@
+// hk-schedule on a plain 4-wave interleave main loop: every wave prefetches
+// the next tile at the top of the iteration; the reads and MFMAs form one
+// compute cluster ending in the instruction groups LLVM interleaves
+// (sched_group_barrier mask 0x8: MFMA, 0x100: LDS read, 0x20: vector-memory
+// read); the iteration ends by waiting for the prefetch and a barrier.
+// RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
+// RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=PAIRS
+
+// A 64x64 accumulator with 16x16x32 MFMAs over K = 64: 16 x 2 = 32 MFMAs,
+// so 32 rounds of three groups.
+// CHECK-LABEL: hk.kernel @gemm
+// CHECK-NOT: hk.barrier group
+// CHECK: scf.for
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]]
+// CHECK-NEXT: scf.if %[[MORE]] {
+// CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
+// CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+// CHECK-NEXT: rocdl.sched.group.barrier 32, 1, 0
+// CHECK-COUNT-31: rocdl.sched.group.barrier 8, 1, 0
+// CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
+// CHECK-NEXT: rocdl.sched.group.barrier 32, 1, 0
+// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.wait
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield
+
+// Pairs of MFMAs, one LDS read after each pair, no memory group: 16 rounds.
+// PAIRS: hk.mma
+// PAIRS-NEXT: rocdl.sched.group.barrier 8, 2, 0
+// PAIRS-NEXT: rocdl.sched.group.barrier 256, 1, 0
+// PAIRS-COUNT-15: rocdl.sched.group.barrier 8, 2, 0
+// PAIRS-NEXT: rocdl.sched.group.barrier 256, 1, 0
+// PAIRS-NEXT: hk.yield
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @gemm(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>)
+      waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c2 : index
+    %wn = arith.remui %w, %c2 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<128x64xbf16>
+    %sB = hk.alloc : !hk.st<128x64xbf16>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<64x64xf32> {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+      hk.barrier
+      %a = hk.load %sA[%wm, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+      %b = hk.load %sB[%wn, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+      %d = hk.mma abt %a, %b, %c : !hk.rt<64x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<64x64xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<64x64xf32>
+    }
+    hk.store %acc, %C[%wm, %wn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
