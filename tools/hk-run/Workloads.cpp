@@ -441,10 +441,168 @@ private:
   int64_t blockM, blockN;
 };
 
+//===----------------------------------------------------------------------===//
+// Row normalizations
+//===----------------------------------------------------------------------===//
+
+ArgValue vectorViewOf(const DeviceMatrix &d, int64_t length) {
+  ViewValue view;
+  view.address = d.ptr;
+  view.sizes = {length};
+  view.strides = rowMajorStrides(view.sizes);
+  return ArgValue::ofView(std::move(view));
+}
+
+/// LayerNorm (arguments x, gamma, beta, y, eps) or RMSNorm (x, gamma, y,
+/// eps) over the rows of an M x N matrix; one block per `rowsPerBlock`
+/// rows.
+class NormWorkload : public Workload {
+public:
+  NormWorkload(bool rms, float eps, int64_t rowsPerBlock)
+      : rms(rms), eps(eps), rowsPerBlock(rowsPerBlock) {}
+
+  llvm::Expected<CaseOutcome>
+  run(emu::Device &device, const emu::Module &module,
+      const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
+      uint64_t seed, const emu::LaunchOptions &options) const override {
+    if (llvm::Error error = checkShape(shape, 2, rms ? "rmsnorm" : "layernorm"))
+      return std::move(error);
+    int64_t m = shape[0], n = shape[1];
+    size_t views = rms ? 3 : 4;
+    llvm::SmallVector<HostType, 4> types;
+    for (size_t i = 0; i < views; ++i) {
+      auto param = viewParam(signature, i);
+      if (!param)
+        return param.takeError();
+      auto type = lookupHostType((*param)->elementType);
+      if (!type)
+        return type.takeError();
+      types.push_back(*type);
+    }
+    const HostType &xType = types.front(), &yType = types.back();
+
+    std::mt19937_64 rng(seed);
+    HostMatrix x(xType, m, n), gamma(types[1], 1, n), y(yType, m, n);
+    HostMatrix beta(rms ? types[1] : types[2], 1, n);
+    // Rows with a mean far from zero make the centring matter.
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (int64_t i = 0; i < m * n; ++i)
+      x.set(i, dist(rng) + (rms ? 0.0 : 2.0));
+    fillRandom(gamma, rng);
+    fillRandom(beta, rng);
+    std::fill(y.bytes.begin(), y.bytes.end(), 0xff);
+
+    llvm::SmallVector<const HostMatrix *, 4> inputs = {&x, &gamma};
+    if (!rms)
+      inputs.push_back(&beta);
+    inputs.push_back(&y);
+    llvm::SmallVector<DeviceMatrix, 4> device_;
+    std::vector<ArgValue> args;
+    for (const HostMatrix *host : inputs) {
+      auto d = upload(device, *host, "arg");
+      if (!d)
+        return d.takeError();
+      device_.push_back(*d);
+      args.push_back(host->rows == 1 && host != &x && host != &y
+                         ? vectorViewOf(*d, n)
+                         : viewOf(*d, m, n));
+    }
+    args.push_back(ArgValue::ofF32(eps));
+    auto kernargs = packKernelArgs(signature, args);
+    if (!kernargs)
+      return kernargs.takeError();
+    emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, rowsPerBlock))), 1,
+                   1};
+    auto launch =
+        device.launch(module, signature.name, grid,
+                      {signature.waves * 64, 1, 1}, *kernargs, options);
+    if (!launch)
+      return launch.takeError();
+    if (llvm::Error error = device.memcpyDtoH(
+            y.bytes.data(), device_.back().ptr, device_.back().bytes))
+      return std::move(error);
+    y.decodeBytes();
+    for (const DeviceMatrix &d : device_)
+      llvm::consumeError(device.free(d.ptr));
+
+    // Reference in double. Error model for f32 arithmetic (u = 2^-24):
+    // sums of N terms in any order are within gamma = N*u relatively of
+    // the sum of magnitudes; the mean is off by gamma*mean|x| + u*|mean|;
+    // the (centred) sum of squares relatively by gamma + 4u, so rsqrt of
+    // it by half that plus 2^-23 for rsqrt and 2u for adding eps; the final
+    // multiplies and adds cost 4u of the magnitudes involved; a narrow
+    // output adds one rounding of |ref|.
+    double u = std::ldexp(1.0, -24), gammaN = double(n) * u;
+    double uOut = yType.name == "f32" ? 0 : yType.unitRoundoff();
+    std::vector<double> ref(m * n), bound(m * n);
+    for (int64_t i = 0; i < m; ++i) {
+      double sum = 0, magnitude = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        sum += x.at(i, j);
+        magnitude += std::fabs(x.at(i, j));
+      }
+      double mean = rms ? 0 : sum / double(n);
+      double meanError =
+          rms ? 0 : gammaN * magnitude / double(n) + u * std::fabs(mean);
+      double squares = 0;
+      for (int64_t j = 0; j < n; ++j)
+        squares += (x.at(i, j) - mean) * (x.at(i, j) - mean);
+      double scale = 1.0 / std::sqrt(squares / double(n) + double(eps));
+      double scaleError = (gammaN + 4 * u) / 2 + std::ldexp(1.0, -23) + 2 * u;
+      for (int64_t j = 0; j < n; ++j) {
+        double z = (x.at(i, j) - mean) * scale;
+        double g = gamma.at(0, j), bias = rms ? 0 : beta.at(0, j);
+        double want = z * g + bias;
+        ref[i * n + j] = want;
+        bound[i * n + j] =
+            uOut * std::fabs(want) +
+            (1 + uOut) * (std::fabs(g) *
+                              (scale * meanError + std::fabs(z) * scaleError) +
+                          4 * u * (std::fabs(z * g) + std::fabs(bias))) +
+            std::numeric_limits<float>::denorm_min();
+      }
+    }
+    CaseOutcome outcome;
+    outcome.description = "M=" + std::to_string(m) + " N=" + std::to_string(n);
+    outcome.check = compare(
+        y, ref, bound,
+        (yType.name == "f32"
+             ? std::string("f32 output: ")
+             : yType.name + " output: 2^-" + std::to_string(-std::ilogb(uOut)) +
+                   "*|ref| + ") +
+            "f32 statistics over N terms (N*2^-24 relative) and 4 roundings");
+    outcome.launch = std::move(*launch);
+    return outcome;
+  }
+
+private:
+  bool rms;
+  float eps;
+  int64_t rowsPerBlock;
+};
+
 } // namespace
 
 llvm::Expected<std::unique_ptr<Workload>>
 hk::run::makeWorkload(const RunSpec &spec) {
+  auto number = [&](llvm::StringRef key, llvm::StringRef fallback,
+                    double &value) -> llvm::Error {
+    if (llvm::StringRef(spec.get(key, fallback)).getAsDouble(value))
+      return makeError("line " + llvm::Twine(spec.line) + ": bad " + key);
+    return llvm::Error::success();
+  };
+  if (spec.workload == "layernorm" || spec.workload == "rmsnorm") {
+    double eps, rows;
+    if (llvm::Error error = number("eps", "1e-5", eps))
+      return std::move(error);
+    if (llvm::Error error = number("rows", "", rows))
+      return std::move(error);
+    if (rows < 1)
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": rows=N (rows per block) is required");
+    return std::make_unique<NormWorkload>(spec.workload == "rmsnorm",
+                                          float(eps), int64_t(rows));
+  }
   auto block = parseBlock(spec);
   if (!block)
     return block.takeError();
@@ -462,11 +620,12 @@ hk::run::makeWorkload(const RunSpec &spec) {
                        ": elementwise supports expr=scale_add, got '" +
                        spec.get("expr") + "'");
     double alpha;
-    if (llvm::StringRef(spec.get("alpha", "1")).getAsDouble(alpha))
-      return makeError("line " + llvm::Twine(spec.line) + ": bad alpha");
+    if (llvm::Error error = number("alpha", "1", alpha))
+      return std::move(error);
     return std::make_unique<ScaleAddWorkload>(float(alpha), block->first,
                                               block->second);
   }
   return makeError("line " + llvm::Twine(spec.line) + ": unknown workload '" +
-                   spec.workload + "' (known: gemm, elementwise)");
+                   spec.workload +
+                   "' (known: gemm, elementwise, layernorm, rmsnorm)");
 }

@@ -173,4 +173,64 @@ TEST_F(LayoutOracleTest, HipKittensWordsAreMfmaLayouts) {
   EXPECT_FALSE(layoutsEquivalent(row, a32, 32, 32));
 }
 
+/// Register vectors aligned with a tile: every lane's vector holds exactly
+/// the rows (columns) of its tile elements, and the reduction lane bits are
+/// exactly the ones that keep those rows (columns) and change the others.
+TEST_F(LayoutOracleTest, VectorsAlignWithTheirTiles) {
+  mlir::Attribute layouts[] = {
+      TileLayoutAttr::get(&context, TileLayout::Row),
+      TileLayoutAttr::get(&context, TileLayout::Col),
+      MfmaLayoutAttr::get(&context, MfmaOperand::A, 32, 32, 16),
+      MfmaLayoutAttr::get(&context, MfmaOperand::B, 16, 16, 32),
+      MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 16, 16, 16),
+      MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 32, 32, 8),
+  };
+  for (mlir::Attribute attr : layouts) {
+    FragmentLayout layout = *FragmentLayout::get(attr);
+    int64_t rows = 2 * layout.getBaseRows(), cols = 3 * layout.getBaseCols();
+    for (bool alongRows : {true, false}) {
+      SCOPED_TRACE(layout.describe() + (alongRows ? " rows" : " cols"));
+      int64_t length = alongRows ? rows : cols;
+      int64_t perLane = layout.getVectorElementsPerLane(alongRows, length);
+      std::vector<std::set<int64_t>> held(64);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          FragmentLayout::Slot slot = layout.locate(r, c, cols);
+          int64_t index = layout.getVectorIndex(alongRows, slot.index, cols);
+          ASSERT_LT(index, perLane);
+          EXPECT_EQ(layout.getVectorCoordinate(alongRows, slot.lane, index),
+                    alongRows ? r : c);
+          held[slot.lane].insert(alongRows ? r : c);
+        }
+      // No position is wasted: a lane holds perLane distinct coordinates.
+      for (unsigned lane = 0; lane < 64; ++lane)
+        EXPECT_EQ(int64_t(held[lane].size()), perLane);
+      unsigned mask = layout.getReductionLaneMask(alongRows);
+      for (unsigned bit = 1; bit < 64; bit <<= 1)
+        for (unsigned lane = 0; lane < 64; ++lane)
+          EXPECT_EQ(held[lane] == held[lane ^ bit], bool(mask & bit))
+              << "lane " << lane << " bit " << bit;
+    }
+  }
+}
+
+TEST_F(LayoutOracleTest, VectorLayoutEquivalence) {
+  auto vec = [&](bool rows, mlir::Attribute tile) {
+    return VectorLayoutAttr::get(&context, rows, tile);
+  };
+  auto acc16 = MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 16, 16, 16);
+  auto acc16k32 = MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 16, 16, 32);
+  auto acc32 = MfmaLayoutAttr::get(&context, MfmaOperand::Acc, 32, 32, 8);
+  auto col = TileLayoutAttr::get(&context, TileLayout::Col);
+  auto row = TileLayoutAttr::get(&context, TileLayout::Row);
+  // The accumulator's K does not move its rows; `col` puts rows where the
+  // 16x16 accumulator does.
+  EXPECT_TRUE(
+      vectorLayoutsEquivalent(vec(true, acc16), vec(true, acc16k32), 64));
+  EXPECT_TRUE(vectorLayoutsEquivalent(vec(true, acc16), vec(true, col), 64));
+  EXPECT_FALSE(vectorLayoutsEquivalent(vec(true, acc16), vec(true, acc32), 64));
+  EXPECT_FALSE(vectorLayoutsEquivalent(vec(true, row), vec(false, row), 64));
+  EXPECT_FALSE(vectorLayoutsEquivalent(vec(true, row), vec(true, col), 64));
+}
+
 } // namespace

@@ -346,6 +346,18 @@ LogicalResult checkLowerable(ModuleOp module) {
                         << " has no layout; run hk-mfma-layout first";
         return WalkResult::interrupt();
       }
+      auto vector = dyn_cast<RegisterVectorType>(type);
+      if (vector && !vector.getLayout()) {
+        op->emitError() << "register vector " << vector
+                        << " has no layout; run hk-mfma-layout first";
+        return WalkResult::interrupt();
+      }
+    }
+    if (isa<LoadOp, StoreOp>(op) &&
+        llvm::any_of(op->getOperandTypes(), llvm::IsaPred<SharedVectorType>)) {
+      op->emitError() << "register vectors move through global memory only; "
+                         "shared vectors are not lowered";
+      return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
@@ -420,6 +432,7 @@ struct ConvertHKToAMDGPUPass
     populateKernelPatterns(typeConverter, patterns, plan, waits);
     populateMemoryPatterns(typeConverter, patterns, plan);
     populateComputePatterns(typeConverter, patterns, plan);
+    populateRowPatterns(typeConverter, patterns);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

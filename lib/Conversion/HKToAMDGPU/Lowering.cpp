@@ -23,6 +23,15 @@ HKTypeConverter::HKTypeConverter() {
       return Type();
     return VectorType::get({type.getNumElements() / 64}, type.getElementType());
   });
+  addConversion([](RegisterVectorType type) -> Type {
+    auto layout = dyn_cast_if_present<VectorLayoutAttr>(type.getLayout());
+    if (!layout)
+      return Type();
+    FragmentLayout fragment = *FragmentLayout::get(layout.getTile());
+    return VectorType::get(
+        {fragment.getVectorElementsPerLane(layout.getRows(), type.getLength())},
+        type.getElementType());
+  });
   auto ldsPointer = [](Type type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext(), /*addressSpace=*/3);
   };

@@ -260,6 +260,10 @@ void populateMemoryPatterns(HKTypeConverter &converter,
 void populateComputePatterns(HKTypeConverter &converter,
                              mlir::RewritePatternSet &patterns,
                              const LdsPlan &plan);
+/// Broadcasts, reductions, masks, online softmax and register vectors in
+/// global memory.
+void populateRowPatterns(HKTypeConverter &converter,
+                         mlir::RewritePatternSet &patterns);
 
 } // namespace hk::lowering
 

@@ -141,6 +141,11 @@ func.func private @f() -> !hk.rv<16xf32, #hk.layout<row>>
 
 // -----
 
+// expected-error @below {{register vector of 16 is not a whole number of 32-element blocks of #hk.vec<rows, #hk.mfma<acc, 32x32x8>>}}
+func.func private @f() -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 32x32x8>>>
+
+// -----
+
 // expected-error @below {{expected a 1-D vector shape, got rank 2}}
 func.func private @f() -> !hk.sv<16x16xf32>
 

@@ -767,9 +767,9 @@ static LogicalResult verifyAlignedVector(Operation *op, RegisterTileType tile,
   auto vecLayout = dyn_cast_if_present<VectorLayoutAttr>(vector.getLayout());
   if (!vecLayout || !tile.getLayout())
     return success();
-  if (vecLayout.getRows() != alongRows ||
-      !layoutsEquivalent(vecLayout.getTile(), tile.getLayout(), tile.getRows(),
-                         tile.getCols()))
+  auto aligned =
+      VectorLayoutAttr::get(op->getContext(), alongRows, tile.getLayout());
+  if (!vectorLayoutsEquivalent(vecLayout, aligned, vector.getLength()))
     return op->emitOpError()
            << what << " layout " << vecLayout << " is not aligned with the "
            << (alongRows ? "rows" : "columns") << " of a tile in layout "

@@ -202,9 +202,17 @@ RegisterVectorType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << length;
   if (failed(verifyElementType(emitError, "register vector", elementType)))
     return failure();
-  if (layout && !isa<VectorLayoutAttr>(layout))
+  if (!layout)
+    return success();
+  auto vec = dyn_cast<VectorLayoutAttr>(layout);
+  if (!vec)
     return emitError() << "register vector layout must be #hk.vec, got "
                        << layout;
+  std::optional<FragmentLayout> fragment = FragmentLayout::get(vec.getTile());
+  if (fragment && !fragment->tilesVector(vec.getRows(), length))
+    return emitError() << "register vector of " << length << " is not a whole "
+                       << "number of " << fragment->getBaseExtent(vec.getRows())
+                       << "-element blocks of " << layout;
   return success();
 }
 

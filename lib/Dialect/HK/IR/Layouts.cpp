@@ -110,6 +110,68 @@ std::string FragmentLayout::describe() const {
       .str();
 }
 
+int64_t FragmentLayout::getVectorSlots(bool alongRows) const {
+  // Row runs spread a lane's elements along a row; the other kinds down a
+  // column.
+  bool slotsAlongRows = kind != Kind::RowRuns;
+  return slotsAlongRows == alongRows ? getElementsPerBlock() : 1;
+}
+
+int64_t FragmentLayout::getVectorIndex(bool alongRows, int64_t slot,
+                                       int64_t cols) const {
+  int64_t perBlock = getElementsPerBlock();
+  int64_t block = slot / perBlock;
+  int64_t blocksPerRow = cols / baseCols;
+  int64_t blockAlong = alongRows ? block / blocksPerRow : block % blocksPerRow;
+  int64_t slots = getVectorSlots(alongRows);
+  return blockAlong * slots + (slots > 1 ? slot % perBlock : 0);
+}
+
+int64_t FragmentLayout::getVectorCoordinate(bool alongRows, unsigned lane,
+                                            int64_t index) const {
+  int64_t slots = getVectorSlots(alongRows);
+  auto [row, col] = coordinatesInBlock(lane, slots > 1 ? index % slots : 0);
+  return index / slots * getBaseExtent(alongRows) + (alongRows ? row : col);
+}
+
+unsigned FragmentLayout::getReductionLaneMask(bool alongRows) const {
+  // Coordinates are linear in the bits of p = lane % period and
+  // q = lane / period (period is a power of two), so each lane bit moves by
+  // a fixed step along rows and columns.
+  unsigned mask = 0;
+  for (unsigned bit = 1; bit < 64; bit <<= 1) {
+    auto [row, col] = coordinatesInBlock(bit, 0);
+    if ((alongRows ? row : col) == 0)
+      mask |= bit;
+  }
+  return mask;
+}
+
+bool hk::vectorLayoutsEquivalent(mlir::Attribute a, mlir::Attribute b,
+                                 int64_t length) {
+  if (a == b)
+    return true;
+  auto va = llvm::dyn_cast_if_present<VectorLayoutAttr>(a);
+  auto vb = llvm::dyn_cast_if_present<VectorLayoutAttr>(b);
+  if (!va || !vb || va.getRows() != vb.getRows())
+    return false;
+  bool rows = va.getRows();
+  std::optional<FragmentLayout> la = FragmentLayout::get(va.getTile());
+  std::optional<FragmentLayout> lb = FragmentLayout::get(vb.getTile());
+  if (!la || !lb || !la->tilesVector(rows, length) ||
+      !lb->tilesVector(rows, length))
+    return false;
+  int64_t perLane = la->getVectorElementsPerLane(rows, length);
+  if (perLane != lb->getVectorElementsPerLane(rows, length))
+    return false;
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (int64_t index = 0; index < perLane; ++index)
+      if (la->getVectorCoordinate(rows, lane, index) !=
+          lb->getVectorCoordinate(rows, lane, index))
+        return false;
+  return true;
+}
+
 bool hk::layoutsEquivalent(mlir::Attribute a, mlir::Attribute b, int64_t rows,
                            int64_t cols) {
   if (a == b)

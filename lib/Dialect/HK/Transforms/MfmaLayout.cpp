@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace hk {
 #define GEN_PASS_DEF_HKMFMALAYOUT
@@ -22,6 +23,7 @@ using namespace hk;
 namespace {
 
 using LayoutClasses = ValueClasses<RegisterTileType>;
+using VectorClasses = ValueClasses<RegisterVectorType>;
 
 /// Collects the classes: ops whose operands and results must agree on the
 /// layout, and values carried through control flow.
@@ -109,6 +111,8 @@ public:
     buildClasses(module, classes);
     assignLayouts(module, classes);
     insertConversions(module);
+    if (failed(assignVectorLayouts(module)))
+      signalPassFailure();
   }
 
 private:
@@ -209,6 +213,99 @@ private:
           v.setType(type.withLayout(layout));
       }
     }
+  }
+
+  /// Aligns every register vector without a written layout with the tiles
+  /// it is broadcast onto or reduced from. A vector class that meets tiles
+  /// whose rows (columns) sit in different lanes is an error.
+  LogicalResult assignVectorLayouts(ModuleOp module) {
+    VectorClasses classes;
+    // In program order: the first demand on a class decides its layout.
+    struct Demand {
+      Operation *op;
+      Value vector;
+      VectorLayoutAttr layout;
+    };
+    llvm::SmallVector<Demand> demands;
+    MLIRContext *ctx = module.getContext();
+    auto aligned = [&](Value tile, bool rows) {
+      return VectorLayoutAttr::get(
+          ctx, rows, cast<RegisterTileType>(tile.getType()).getLayout());
+    };
+    module.walk([&](Operation *op) {
+      if (classes.visitControlFlow(op))
+        return;
+      for (Value operand : op->getOperands())
+        classes.record(operand);
+      for (Value result : op->getResults())
+        classes.record(result);
+      if (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
+          isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ConvertOp>(op)) {
+        for (Value operand : op->getOperands())
+          for (Value result : op->getResults())
+            classes.merge(operand, result);
+        return;
+      }
+      llvm::TypeSwitch<Operation *>(op)
+          .Case<AddRowOp, SubRowOp, MulRowOp, DivRowOp, AddColOp, SubColOp,
+                MulColOp, DivColOp>([&](auto b) {
+            demands.push_back(
+                {b, b.getVector(), aligned(b.getTile(), b.alongRows())});
+          })
+          .Case<RowMaxOp, RowMinOp, RowSumOp, ColMaxOp, ColMinOp, ColSumOp>(
+              [&](auto r) {
+                if (r.getInit())
+                  classes.merge(r.getInit(), r.getResult());
+                demands.push_back(
+                    {r, r.getResult(), aligned(r.getTile(), r.alongRows())});
+              })
+          .Case([&](SoftmaxOp sm) {
+            for (Value v :
+                 {sm.getSum(), sm.getNewMax(), sm.getNewSum(), sm.getRescale()})
+              classes.merge(sm.getMax(), v);
+            demands.push_back({sm, sm.getMax(), aligned(sm.getScores(), true)});
+          });
+    });
+
+    // First demand per class, unless the user wrote a layout.
+    llvm::DenseMap<Value, Attribute> chosen;
+    auto demand = [&](Value v, VectorLayoutAttr layout) {
+      Value root = classes.find(v);
+      if (auto written = cast<RegisterVectorType>(root.getType()).getLayout())
+        chosen.try_emplace(root, written);
+      chosen.try_emplace(root, layout);
+    };
+    for (const Demand &d : demands)
+      demand(d.vector, d.layout);
+    for (auto &[root, members] : classes.classes()) {
+      auto rootType = cast<RegisterVectorType>(root.getType());
+      Attribute layout =
+          rootType.getLayout() ? rootType.getLayout() : chosen.lookup(root);
+      if (!layout)
+        layout = VectorLayoutAttr::get(
+            ctx, /*rows=*/true, TileLayoutAttr::get(ctx, TileLayout::Row));
+      for (Value v : members) {
+        auto type = cast<RegisterVectorType>(v.getType());
+        if (!type.getLayout())
+          v.setType(type.withLayout(layout));
+      }
+    }
+
+    auto check = [&](Operation *op, Value v,
+                     VectorLayoutAttr wanted) -> LogicalResult {
+      auto type = cast<RegisterVectorType>(v.getType());
+      if (vectorLayoutsEquivalent(type.getLayout(), wanted, type.getLength()))
+        return success();
+      return op->emitOpError()
+             << "needs the vector in layout " << wanted
+             << ", but its values are held as " << type.getLayout()
+             << " for another use; give the tiles involved the same MFMA "
+                "shape (hk.mma's instr) or layout";
+    };
+    for (const Demand &d : demands)
+      if (failed(check(d.op, d.vector, d.layout)))
+        return failure();
+    return success();
   }
 
   /// Converts MFMA operands whose layout is not what the instruction reads,

@@ -480,8 +480,10 @@ def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
     `probs = exp2(x - new_max)`, `rescale = exp2(max - new_max)`,
     `new_sum = rescale * sum + row_sum(probs)`. `scale` folds in `log2(e)`
     (and `1/sqrt(d)` for attention). The caller rescales its output
-    accumulator rows by `rescale`. `hk-decompose` rewrites the op into the
-    elementwise, broadcast and reduction ops it is made of.
+    accumulator rows by `rescale`. A row whose running max is still -inf
+    (every score so far masked) gets zero probabilities and a zero rescale
+    instead of NaN. The lowering expands the op into the same cross-lane
+    row reductions and in-lane broadcasts as `hk.row_max`/`hk.sub_row`.
 
     ```mlir
     %p, %m1, %l1, %r = hk.softmax %s, %m0, %l0 {scale = 0.18 : f32}

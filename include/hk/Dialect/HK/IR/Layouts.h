@@ -93,6 +93,35 @@ public:
 
   std::string describe() const;
 
+  // Register vectors aligned with this layout (`#hk.vec<rows|cols, ...>`):
+  // a lane holds the value of every row (column) its tile elements lie in,
+  // so broadcasts move no data. `alongRows` picks rows or columns.
+
+  /// Positions a lane holds per base block: the block's elements per lane
+  /// when a lane's elements run along that dimension, else 1.
+  int64_t getVectorSlots(bool alongRows) const;
+  /// Rows (columns) of one base block.
+  int64_t getBaseExtent(bool alongRows) const {
+    return alongRows ? baseRows : baseCols;
+  }
+  /// True when a vector of `length` is a whole number of base blocks.
+  bool tilesVector(bool alongRows, int64_t length) const {
+    return length > 0 && length % getBaseExtent(alongRows) == 0;
+  }
+  /// Elements per lane of a vector of `length`.
+  int64_t getVectorElementsPerLane(bool alongRows, int64_t length) const {
+    return length / getBaseExtent(alongRows) * getVectorSlots(alongRows);
+  }
+  /// Position in a lane's vector of the row (column) that tile slot `slot`
+  /// of a tile `cols` wide lies in.
+  int64_t getVectorIndex(bool alongRows, int64_t slot, int64_t cols) const;
+  /// Row (column) of the value at position `index` of `lane`'s vector.
+  int64_t getVectorCoordinate(bool alongRows, unsigned lane,
+                              int64_t index) const;
+  /// Lane-id bits that move along the other dimension only: xor-ing lane
+  /// ids with them visits every lane holding the same rows (columns).
+  unsigned getReductionLaneMask(bool alongRows) const;
+
 private:
   FragmentLayout(Kind kind, unsigned period, unsigned run, int64_t baseRows,
                  int64_t baseCols)
@@ -110,6 +139,11 @@ private:
 /// lane and slot (so a conversion between them moves no data).
 bool layoutsEquivalent(mlir::Attribute a, mlir::Attribute b, int64_t rows,
                        int64_t cols);
+
+/// True when two `#hk.vec` layouts put every element of a vector of
+/// `length` in the same lanes and positions.
+bool vectorLayoutsEquivalent(mlir::Attribute a, mlir::Attribute b,
+                             int64_t length);
 
 } // namespace hk
 

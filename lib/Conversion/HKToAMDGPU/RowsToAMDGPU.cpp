@@ -1,0 +1,512 @@
+//===- RowsToAMDGPU.cpp - Row and column ops: vectors, masks, softmax -----===//
+//
+// Register vectors hold one value per row (column) of a tile, aligned with
+// the tile's layout (#hk.vec): each lane keeps exactly the values of the
+// rows (columns) its tile elements lie in. Broadcasts are therefore a
+// shuffle inside the lane; reductions combine a lane's own elements first
+// and then the lanes that hold the same rows, with a butterfly of
+// cross-lane moves (ds_swizzle within 32 lanes, ds_bpermute across the two
+// halves of the wave).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace hk;
+using namespace hk::lowering;
+
+namespace {
+
+/// How the slots of a lane's tile vector map onto the slots of a row
+/// (column) vector aligned with it.
+struct Alignment {
+  FragmentLayout layout;
+  bool alongRows;
+  int64_t rows, cols;
+
+  int64_t tileSlots() const { return rows * cols / 64; }
+  int64_t vectorSlots() const {
+    return layout.getVectorElementsPerLane(alongRows, alongRows ? rows : cols);
+  }
+  int64_t vectorIndex(int64_t slot) const {
+    return layout.getVectorIndex(alongRows, slot, cols);
+  }
+};
+
+Alignment alignmentOf(RegisterTileType tile, bool alongRows) {
+  return {*FragmentLayout::get(tile.getLayout()), alongRows, tile.getRows(),
+          tile.getCols()};
+}
+
+/// The vector repeated so that slot s holds the value of tile slot s's row
+/// (column).
+Value expandVector(OpBuilder &b, Location loc, const Alignment &align,
+                   Value vector) {
+  SmallVector<int64_t> mask;
+  for (int64_t slot = 0; slot < align.tileSlots(); ++slot)
+    mask.push_back(align.vectorIndex(slot));
+  return vector::ShuffleOp::create(b, loc, vector, vector, mask);
+}
+
+enum class Combine { Max, Min, Sum };
+
+Value combine(OpBuilder &b, Location loc, Combine kind, Value lhs, Value rhs) {
+  switch (kind) {
+  case Combine::Max:
+    return arith::MaxNumFOp::create(b, loc, lhs, rhs);
+  case Combine::Min:
+    return arith::MinNumFOp::create(b, loc, lhs, rhs);
+  case Combine::Sum:
+    return arith::AddFOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown combine");
+}
+
+/// `value` (f32 scalars or vector) from the lane whose id differs from this
+/// lane's by `bit`.
+Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit) {
+  if (bit < 32)
+    return amdgpu::SwizzleBitModeOp::create(b, loc, value, /*and_mask=*/0x1f,
+                                            /*or_mask=*/0, /*xor_mask=*/bit);
+  // ds_swizzle stays inside 32 lanes; the halves trade through bpermute,
+  // which addresses lanes in bytes.
+  Type i32 = b.getI32Type();
+  Value address = arith::ShLIOp::create(
+      b, loc,
+      arith::XOrIOp::create(b, loc, laneId(b, loc), constI32(b, loc, bit)),
+      constI32(b, loc, 2));
+  auto move = [&](Value scalar) -> Value {
+    Value bits = arith::BitcastOp::create(b, loc, i32, scalar);
+    Value moved = ROCDL::DsBpermuteOp::create(b, loc, i32, address, bits);
+    return arith::BitcastOp::create(b, loc, scalar.getType(), moved);
+  };
+  auto vecType = dyn_cast<VectorType>(value.getType());
+  if (!vecType)
+    return move(value);
+  SmallVector<Value> moved;
+  for (int64_t i = 0; i < vecType.getNumElements(); ++i)
+    moved.push_back(move(vector::ExtractOp::create(b, loc, value, i)));
+  return vector::FromElementsOp::create(b, loc, vecType, moved);
+}
+
+/// Reduces the rows (columns) of a lane's tile vector `tile` (f32) into the
+/// aligned f32 vector every lane holding those rows (columns) agrees on.
+Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
+                 Combine kind) {
+  // A lane's own elements, pairwise so that the chains stay short.
+  SmallVector<SmallVector<Value>> groups(align.vectorSlots());
+  for (int64_t slot = 0; slot < align.tileSlots(); ++slot)
+    groups[align.vectorIndex(slot)].push_back(
+        vector::ExtractOp::create(b, loc, tile, slot));
+  SmallVector<Value> partial;
+  for (SmallVector<Value> &group : groups) {
+    while (group.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < group.size(); i += 2)
+        next.push_back(combine(b, loc, kind, group[i], group[i + 1]));
+      if (group.size() % 2)
+        next.push_back(group.back());
+      group = std::move(next);
+    }
+    partial.push_back(group.front());
+  }
+  auto type = VectorType::get({int64_t(partial.size())}, b.getF32Type());
+  Value result = vector::FromElementsOp::create(b, loc, type, partial);
+  // Then the lanes that hold other columns (rows) of the same rows
+  // (columns).
+  unsigned mask = align.layout.getReductionLaneMask(align.alongRows);
+  for (unsigned bit = 1; bit < 64; bit <<= 1)
+    if (mask & bit)
+      result = combine(b, loc, kind, result, fromLaneXor(b, loc, result, bit));
+  return result;
+}
+
+Value splat(OpBuilder &b, Location loc, Type type, Value scalar) {
+  return vector::BroadcastOp::create(b, loc, type, scalar);
+}
+
+Value floatSplat(OpBuilder &b, Location loc, VectorType type, double value) {
+  return arith::ConstantOp::create(
+      b, loc, type,
+      DenseElementsAttr::get(
+          type, b.getFloatAttr(type.getElementType(), value).getValue()));
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcasts
+//===----------------------------------------------------------------------===//
+
+template <typename SourceOp, typename FloatOp>
+struct BroadcastLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Alignment align =
+        alignmentOf(op.getTile().getType(), SourceOp::alongRows());
+    Value expanded =
+        expandVector(rewriter, op.getLoc(), align, adaptor.getVector());
+    rewriter.replaceOpWithNewOp<FloatOp>(op, adaptor.getTile(), expanded);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+template <typename SourceOp, Combine kind>
+struct ReduceLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterTileType tileType = op.getTile().getType();
+    Type elem = tileType.getElementType();
+    Alignment align = alignmentOf(tileType, SourceOp::alongRows());
+    // Narrow floats are reduced in f32 and rounded once.
+    Value tile = convertElements(rewriter, loc, adaptor.getTile(),
+                                 rewriter.getF32Type());
+    Value result = reduceTile(rewriter, loc, align, tile, kind);
+    if (Value init = adaptor.getInit())
+      result =
+          combine(rewriter, loc, kind, result,
+                  convertElements(rewriter, loc, init, rewriter.getF32Type()));
+    rewriter.replaceOp(op, convertElements(rewriter, loc, result, elem));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Masks
+//===----------------------------------------------------------------------===//
+
+/// Where the slots of a lane's tile vector lie: the lane's row and column
+/// (lane-dependent values) plus constant offsets per slot.
+struct SlotPlacement {
+  LanePlacement lane;
+  SmallVector<int32_t> rowOffsets, colOffsets;
+};
+
+SlotPlacement placeSlots(OpBuilder &b, Location loc, RegisterTileType tile) {
+  FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
+  int64_t perBlock = layout.getElementsPerBlock();
+  int64_t blocksPerRow = tile.getCols() / layout.getBaseCols();
+  SlotPlacement placement{placeLane(b, loc, layout), {}, {}};
+  for (int64_t slot = 0; slot < tile.getNumElements() / 64; ++slot) {
+    int64_t block = slot / perBlock;
+    auto [r, c] = layout.getSlotOffset(slot % perBlock);
+    placement.rowOffsets.push_back(
+        (block / blocksPerRow) * layout.getBaseRows() + r);
+    placement.colOffsets.push_back(
+        (block % blocksPerRow) * layout.getBaseCols() + c);
+  }
+  return placement;
+}
+
+/// `constants[s] <pred> limit` for every slot s, as an i1 vector. The
+/// lane-dependent part lives in `limit`, so each slot compares a constant
+/// with one register instead of holding a uniform bound per slot.
+Value compareSlots(OpBuilder &b, Location loc, arith::CmpIPredicate predicate,
+                   ArrayRef<int32_t> constants, Value limit) {
+  auto type = VectorType::get({int64_t(constants.size())}, b.getI32Type());
+  Value lhs = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, constants));
+  return arith::CmpIOp::create(b, loc, predicate, lhs,
+                               splat(b, loc, type, limit));
+}
+
+Value maskedFill(OpBuilder &b, Location loc, Value keep, Value tile,
+                 std::optional<APFloat> fill) {
+  auto type = cast<VectorType>(tile.getType());
+  double value =
+      fill ? fill->convertToDouble() : -std::numeric_limits<double>::infinity();
+  return arith::SelectOp::create(b, loc, keep, tile,
+                                 floatSplat(b, loc, type, value));
+}
+
+Value sub(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  return arith::SubIOp::create(b, loc, lhs, rhs);
+}
+
+/// tril and causal_mask keep `col - row <= diagonal`, triu keeps
+/// `col - row >= diagonal`: with col = col0 + laneCol + colOffset (and the
+/// same for rows), the slot's `colOffset - rowOffset` is compared with
+/// `diagonal - (col0 - row0) - (laneCol - laneRow)`.
+template <typename SourceOp, arith::CmpIPredicate predicate>
+struct TriangleLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SlotPlacement slots = placeSlots(rewriter, loc, op.getTile().getType());
+    SmallVector<int32_t> diffs;
+    for (auto [r, c] : llvm::zip(slots.rowOffsets, slots.colOffsets))
+      diffs.push_back(c - r);
+    Value origin = sub(rewriter, loc, toI32(rewriter, loc, adaptor.getCol()),
+                       toI32(rewriter, loc, adaptor.getRow()));
+    Value lane = sub(rewriter, loc, slots.lane.col, slots.lane.row);
+    Value limit = sub(rewriter, loc, constI32(rewriter, loc, op.getDiagonal()),
+                      arith::AddIOp::create(rewriter, loc, origin, lane));
+    Value keep = compareSlots(rewriter, loc, predicate, diffs, limit);
+    rewriter.replaceOp(
+        op, maskedFill(rewriter, loc, keep, adaptor.getTile(), op.getFill()));
+    return success();
+  }
+};
+
+/// Keeps `row0 + laneRow + rowOffset < rows` and the same for columns.
+struct BoundsMaskLowering : public OpConversionPattern<BoundsMaskOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BoundsMaskOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SlotPlacement slots = placeSlots(rewriter, loc, op.getTile().getType());
+    auto room = [&](Value limit, Value origin, Value lane) {
+      return sub(rewriter, loc,
+                 sub(rewriter, loc, toI32(rewriter, loc, limit),
+                     toI32(rewriter, loc, origin)),
+                 lane);
+    };
+    Value keep = arith::AndIOp::create(
+        rewriter, loc,
+        compareSlots(rewriter, loc, arith::CmpIPredicate::slt, slots.rowOffsets,
+                     room(adaptor.getRows(), adaptor.getRow(), slots.lane.row)),
+        compareSlots(
+            rewriter, loc, arith::CmpIPredicate::slt, slots.colOffsets,
+            room(adaptor.getCols(), adaptor.getCol(), slots.lane.col)));
+    rewriter.replaceOp(
+        op, maskedFill(rewriter, loc, keep, adaptor.getTile(), op.getFill()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Online softmax
+//===----------------------------------------------------------------------===//
+
+/// One step of online softmax, as the op documents. A row whose maximum is
+/// still -inf (every score masked so far) uses 0 in its place, so that its
+/// probabilities and rescale factor are 0 rather than NaN.
+struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Alignment align = alignmentOf(op.getScores().getType(), true);
+    auto tileType = cast<VectorType>(adaptor.getScores().getType());
+    auto vecType = cast<VectorType>(adaptor.getMax().getType());
+
+    Value x = adaptor.getScores();
+    float scale = op.getScale().convertToFloat();
+    if (scale != 1.0f)
+      x = arith::MulFOp::create(rewriter, loc, x,
+                                floatSplat(rewriter, loc, tileType, scale));
+    Value max = adaptor.getMax();
+    Value newMax = arith::MaxNumFOp::create(
+        rewriter, loc, max, reduceTile(rewriter, loc, align, x, Combine::Max));
+    Value masked = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OEQ, newMax,
+        floatSplat(rewriter, loc, vecType,
+                   -std::numeric_limits<double>::infinity()));
+    Value pivot = arith::SelectOp::create(
+        rewriter, loc, masked, floatSplat(rewriter, loc, vecType, 0.0), newMax);
+    Value probs = math::Exp2Op::create(
+        rewriter, loc,
+        arith::SubFOp::create(rewriter, loc, x,
+                              expandVector(rewriter, loc, align, pivot)));
+    Value rescale = math::Exp2Op::create(
+        rewriter, loc, arith::SubFOp::create(rewriter, loc, max, pivot));
+    Value newSum = arith::AddFOp::create(
+        rewriter, loc,
+        arith::MulFOp::create(rewriter, loc, rescale, adaptor.getSum()),
+        reduceTile(rewriter, loc, align, probs, Combine::Sum));
+    rewriter.replaceOp(op, {probs, newMax, newSum, rescale});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Vectors in global memory
+//===----------------------------------------------------------------------===//
+
+/// Where a lane's vector elements live in a global view: the last index
+/// counts in vectors, the others in elements. Every position of the lane's
+/// vector gets its element offset and whether it lies inside the view (no
+/// condition when the buffer's range check decides).
+struct GlobalVectorAccess {
+  ViewBuffer buffer;
+  SmallVector<Value> offsets, valid;
+};
+
+FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
+                                                  Operation *op, Value view,
+                                                  ValueRange indices,
+                                                  RegisterVectorType type) {
+  const ChipInfo *chip = lookupTargetChip(op);
+  FailureOr<ViewABI> abi = getViewABI(b, loc, view);
+  if (!chip || failed(abi))
+    return failure();
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  bool alongRows = vecLayout.getRows();
+  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
+  Type memElem = getMemoryElementType(abi->type.getElementType());
+
+  GlobalVectorAccess access;
+  access.buffer = makeViewBuffer(b, loc, *abi, memElem, *chip);
+  int64_t rank = abi->type.getRank();
+  Value start =
+      mulI32(b, loc, toI32(b, loc, indices[rank - 1]), type.getLength());
+  Value offset = start;
+  SmallVector<Value> outer;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value index = toI32(b, loc, indices[d]);
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, index, abi->strides[d]));
+    outer.push_back(ult(b, loc, index, abi->sizes[d]));
+  }
+  LanePlacement lane = placeLane(b, loc, layout);
+  Value laneTerm = alongRows ? lane.row : lane.col;
+  int64_t perLane =
+      layout.getVectorElementsPerLane(alongRows, type.getLength());
+  for (int64_t index = 0; index < perLane; ++index) {
+    // Lane 0's coordinate is the position's constant part.
+    Value coordinate = addI32(b, loc, laneTerm,
+                              layout.getVectorCoordinate(alongRows, 0, index));
+    // A 1-D view's buffer ends where the vector does: the hardware's range
+    // check reads zeros (drops writes) past it, with no mask to compute.
+    if (rank == 1) {
+      access.valid.push_back(Value());
+    } else {
+      SmallVector<Value> checks = outer;
+      checks.push_back(ult(b, loc,
+                           arith::AddIOp::create(b, loc, start, coordinate),
+                           abi->sizes[rank - 1]));
+      access.valid.push_back(andAll(b, loc, checks));
+    }
+    access.offsets.push_back(arith::AddIOp::create(b, loc, offset, coordinate));
+  }
+  return access;
+}
+
+struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RegisterVectorType>(op.getType());
+    if (!type || !isa<GlobalViewType>(op.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "not a global vector load");
+    Location loc = op.getLoc();
+    FailureOr<GlobalVectorAccess> access = prepareVectorAccess(
+        rewriter, loc, op, adaptor.getSource(), adaptor.getIndices(), type);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    Type memElem = getMemoryElementType(
+        cast<GlobalViewType>(op.getSource().getType()).getElementType());
+    SmallVector<Value> elements;
+    for (auto [offset, valid] : llvm::zip(access->offsets, access->valid))
+      elements.push_back(access->buffer.load(
+          rewriter, loc, memElem,
+          valid ? access->buffer.maskedOffset(rewriter, loc, valid, offset)
+                : mulI32(rewriter, loc, offset, access->buffer.elementBytes)));
+    Value raw = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({int64_t(elements.size())}, memElem),
+        elements);
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, raw, type.getElementType()));
+    return success();
+  }
+};
+
+/// Every lane holding a value has it; only the lane with zero in all the
+/// replica bits writes.
+struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RegisterVectorType>(op.getValue().getType());
+    if (!type || !isa<GlobalViewType>(op.getDest().getType()))
+      return rewriter.notifyMatchFailure(op, "not a global vector store");
+    Location loc = op.getLoc();
+    FailureOr<GlobalVectorAccess> access = prepareVectorAccess(
+        rewriter, loc, op, adaptor.getDest(), adaptor.getIndices(), type);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    Type destElem =
+        cast<GlobalViewType>(op.getDest().getType()).getElementType();
+    Value values = convertElements(rewriter, loc, adaptor.getValue(), destElem);
+    values =
+        convertElements(rewriter, loc, values, getMemoryElementType(destElem));
+    auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+    unsigned replicas = FragmentLayout::get(vecLayout.getTile())
+                            ->getReductionLaneMask(vecLayout.getRows());
+    Value writer = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(rewriter, loc, laneId(rewriter, loc),
+                              constI32(rewriter, loc, replicas)),
+        constI32(rewriter, loc, 0));
+    for (auto [index, offset, valid] :
+         llvm::enumerate(access->offsets, access->valid)) {
+      Value write =
+          valid ? arith::AndIOp::create(rewriter, loc, writer, valid) : writer;
+      access->buffer.store(
+          rewriter, loc,
+          vector::ExtractOp::create(rewriter, loc, values, index),
+          access->buffer.maskedOffset(rewriter, loc, write, offset));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void lowering::populateRowPatterns(HKTypeConverter &converter,
+                                   RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<BroadcastLowering<AddRowOp, arith::AddFOp>,
+               BroadcastLowering<SubRowOp, arith::SubFOp>,
+               BroadcastLowering<MulRowOp, arith::MulFOp>,
+               BroadcastLowering<DivRowOp, arith::DivFOp>,
+               BroadcastLowering<AddColOp, arith::AddFOp>,
+               BroadcastLowering<SubColOp, arith::SubFOp>,
+               BroadcastLowering<MulColOp, arith::MulFOp>,
+               BroadcastLowering<DivColOp, arith::DivFOp>>(converter, ctx);
+  patterns.add<ReduceLowering<RowMaxOp, Combine::Max>,
+               ReduceLowering<RowMinOp, Combine::Min>,
+               ReduceLowering<RowSumOp, Combine::Sum>,
+               ReduceLowering<ColMaxOp, Combine::Max>,
+               ReduceLowering<ColMinOp, Combine::Min>,
+               ReduceLowering<ColSumOp, Combine::Sum>>(converter, ctx);
+  patterns.add<TriangleLowering<TrilOp, arith::CmpIPredicate::sle>,
+               TriangleLowering<CausalMaskOp, arith::CmpIPredicate::sle>,
+               TriangleLowering<TriuOp, arith::CmpIPredicate::sge>,
+               BoundsMaskLowering, SoftmaxLowering>(converter, ctx);
+  patterns.add<VectorLoadLowering, VectorStoreLowering>(converter, ctx);
+}

@@ -1,0 +1,138 @@
+// RUN: hk-opt %s --hk-target=chip=gfx942 --convert-hk-to-amdgpu | FileCheck %s
+
+// Row statistics of a `row` tile: each lane holds one row in runs of four
+// columns, the 4 lane groups (lane bits 16 and 32) hold the other runs.
+// CHECK-LABEL: llvm.func @row_sum
+hk.kernel @row_sum(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x64xf32, row>
+  // 16 elements per lane, one row: a tree of 15 adds in the lane, then the
+  // butterfly over the lanes holding the same row.
+  // CHECK-COUNT-15: arith.addf {{.*}} : f32
+  // CHECK: vector.from_elements {{.*}} : vector<1xf32>
+  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 16 : vector<1xf32>
+  // CHECK: arith.addf {{.*}} : vector<1xf32>
+  // CHECK: rocdl.ds_bpermute
+  // CHECK: arith.addf {{.*}} : vector<1xf32>
+  // CHECK-NOT: swizzle_bitmode
+  %s = hk.row_sum %t : !hk.rt<16x64xf32, row>
+      -> !hk.rv<16xf32, #hk.vec<rows, row>>
+  // Only the lanes with zero in the replica bits (16 and 32) write.
+  // CHECK: arith.andi %{{.*}}, %{{.*}}48
+  // CHECK: rocdl.raw.ptr.buffer.store
+  hk.store %s, %out[%c0] : !hk.rv<16xf32, #hk.vec<rows, row>>
+      -> !hk.gl<?xf32>
+  hk.return
+}
+
+// Columns of an MFMA accumulator: a lane holds one column and sixteen rows
+// per 32x32 block; the other lane half holds the rest of the rows.
+// CHECK-LABEL: llvm.func @col_max
+hk.kernel @col_max(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
+  // CHECK-COUNT-15: arith.maxnumf {{.*}} : f32
+  // CHECK: rocdl.ds_bpermute
+  // CHECK: arith.maxnumf {{.*}} : vector<1xf32>
+  %m = hk.col_max %t : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
+      -> !hk.rv<32xf32, #hk.vec<cols, #hk.mfma<acc, 32x32x8>>>
+  hk.store %m, %out[%c0]
+      : !hk.rv<32xf32, #hk.vec<cols, #hk.mfma<acc, 32x32x8>>> -> !hk.gl<?xf32>
+  hk.return
+}
+
+// Rows of the same accumulator: lanes 0-31 hold the columns, so the
+// butterfly runs over lane bits 1 to 16, all inside ds_swizzle's 32 lanes.
+// CHECK-LABEL: llvm.func @acc_rows
+hk.kernel @acc_rows(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
+  // CHECK: vector.from_elements {{.*}} : vector<16xf32>
+  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 1 : vector<16xf32>
+  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 2 : vector<16xf32>
+  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 4 : vector<16xf32>
+  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 8 : vector<16xf32>
+  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 16 : vector<16xf32>
+  // CHECK-NOT: rocdl.ds_bpermute
+  %m = hk.row_max %t : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
+      -> !hk.rv<32xf32, #hk.vec<rows, #hk.mfma<acc, 32x32x8>>>
+  // A broadcast is a shuffle in the lane: slot s takes its row's value.
+  // CHECK: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<16xf32>, vector<16xf32>
+  // CHECK: arith.subf {{.*}} : vector<16xf32>
+  %d = hk.sub_row %t, %m : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>,
+      !hk.rv<32xf32, #hk.vec<rows, #hk.mfma<acc, 32x32x8>>>
+  hk.store %d, %x[%c0, %c0]
+      : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>> -> !hk.gl<?x?xf32>
+  hk.return
+}
+
+// A column broadcast onto a `row` tile: a lane holds four consecutive
+// columns per 16x16 block, so its vector has 4 entries per block.
+// CHECK-LABEL: llvm.func @col_broadcast
+hk.kernel @col_broadcast(%x: !hk.gl<?x?xf32>, %v: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x32xf32, row>
+  // Eight scalar loads, one per entry.
+  // CHECK: vector.from_elements {{.*}} : vector<8xf32>
+  %g = hk.load %v[%c0] : !hk.gl<?xf32>
+      -> !hk.rv<32xf32, #hk.vec<cols, row>>
+  // CHECK: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
+  // CHECK: arith.mulf {{.*}} : vector<8xf32>
+  %y = hk.mul_col %t, %g : !hk.rt<16x32xf32, row>,
+      !hk.rv<32xf32, #hk.vec<cols, row>>
+  hk.store %y, %x[%c0, %c0] : !hk.rt<16x32xf32, row> -> !hk.gl<?x?xf32>
+  hk.return
+}
+
+// Masks compare constant slot offsets with one lane value per mask.
+// CHECK-LABEL: llvm.func @masks
+hk.kernel @masks(%x: !hk.gl<?x?xf32>, %i32: i32) waves(1) {
+  %c0 = arith.constant 0 : index
+  %i = arith.index_cast %i32 : i32 to index
+  %n = hk.dim %x[1] : !hk.gl<?x?xf32>
+  %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, row>
+  // col - row per slot: the four columns of the lane's run.
+  // CHECK: arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+  // CHECK: arith.cmpi sle
+  // CHECK: arith.constant dense<0xFF800000> : vector<4xf32>
+  // CHECK: arith.select
+  %c = hk.causal_mask %t[%i, %c0] : !hk.rt<16x16xf32, row>
+  // CHECK: arith.cmpi sge
+  %u = hk.triu %c[%i, %c0] {diagonal = 1 : i64, fill = 0.0 : f32}
+      : !hk.rt<16x16xf32, row>
+  // CHECK: arith.cmpi slt
+  // CHECK: arith.cmpi slt
+  // CHECK: arith.andi
+  // CHECK: arith.select
+  %b = hk.bounds_mask %u[%i, %c0] within [%n, %n] : !hk.rt<16x16xf32, row>
+  hk.store %b, %x[%c0, %c0] : !hk.rt<16x16xf32, row> -> !hk.gl<?x?xf32>
+  hk.return
+}
+
+// Online softmax: scale, running max, exp2 against the new max (0 for rows
+// still all -inf), rescale of the old sum.
+// CHECK-LABEL: llvm.func @softmax
+hk.kernel @softmax(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %ninf = arith.constant 0xFF800000 : f32
+  %m0 = hk.fill %ninf : f32
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  %l0 = hk.zero : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // CHECK: arith.mulf
+  // CHECK: arith.maxnumf
+  // CHECK: arith.cmpf oeq
+  // CHECK: arith.select
+  // CHECK: math.exp2 {{.*}} : vector<4xf32>
+  // CHECK: math.exp2 {{.*}} : vector<4xf32>
+  // CHECK: arith.addf
+  %p, %m1, %l1, %r = hk.softmax %t, %m0, %l0 {scale = 0.5 : f32}
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %l1, %out[%c0]
+      : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>> -> !hk.gl<?xf32>
+  hk.return
+}
