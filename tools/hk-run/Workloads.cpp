@@ -190,12 +190,17 @@ llvm::Expected<DeviceMatrix> upload(emu::Device &device, const HostMatrix &m,
   return d;
 }
 
-ArgValue viewOf(const DeviceMatrix &d, int64_t rows, int64_t cols) {
+/// A row-major view of `sizes` over a device buffer.
+ArgValue viewOfShape(const DeviceMatrix &d, llvm::ArrayRef<int64_t> sizes) {
   ViewValue view;
   view.address = d.ptr;
-  view.sizes = {rows, cols};
+  view.sizes.assign(sizes.begin(), sizes.end());
   view.strides = rowMajorStrides(view.sizes);
   return ArgValue::ofView(std::move(view));
+}
+
+ArgValue viewOf(const DeviceMatrix &d, int64_t rows, int64_t cols) {
+  return viewOfShape(d, {rows, cols});
 }
 
 /// Compares every element of `out` with `ref` under per-element bounds.
@@ -445,14 +450,6 @@ private:
 // Row normalizations
 //===----------------------------------------------------------------------===//
 
-ArgValue vectorViewOf(const DeviceMatrix &d, int64_t length) {
-  ViewValue view;
-  view.address = d.ptr;
-  view.sizes = {length};
-  view.strides = rowMajorStrides(view.sizes);
-  return ArgValue::ofView(std::move(view));
-}
-
 /// LayerNorm (arguments x, gamma, beta, y, eps) or RMSNorm (x, gamma, y,
 /// eps) over the rows of an M x N matrix; one block per `rowsPerBlock`
 /// rows.
@@ -504,7 +501,7 @@ public:
         return d.takeError();
       device_.push_back(*d);
       args.push_back(host->rows == 1 && host != &x && host != &y
-                         ? vectorViewOf(*d, n)
+                         ? viewOfShape(*d, {n})
                          : viewOf(*d, m, n));
     }
     args.push_back(ArgValue::ofF32(eps));
@@ -581,6 +578,147 @@ private:
   int64_t rowsPerBlock;
 };
 
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// O = softmax(Q K^T / sqrt(d)) V per head, optionally causal (key j only
+/// for query i >= j); arguments (Q, K, V, O) as BH x N x d views; one block
+/// per `rowsPerBlock` query rows and head. Cases are BH x Nq x Nk x d.
+class AttentionWorkload : public Workload {
+public:
+  AttentionWorkload(bool causal, int64_t rowsPerBlock)
+      : causal(causal), rowsPerBlock(rowsPerBlock) {}
+
+  llvm::Expected<CaseOutcome>
+  run(emu::Device &device, const emu::Module &module,
+      const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
+      uint64_t seed, const emu::LaunchOptions &options) const override {
+    if (llvm::Error error = checkShape(shape, 4, "attention"))
+      return std::move(error);
+    int64_t heads = shape[0], nq = shape[1], nk = shape[2], d = shape[3];
+    llvm::SmallVector<HostType, 4> types;
+    for (size_t i = 0; i < 4; ++i) {
+      auto param = viewParam(signature, i);
+      if (!param)
+        return param.takeError();
+      auto type = lookupHostType((*param)->elementType);
+      if (!type)
+        return type.takeError();
+      types.push_back(*type);
+    }
+
+    std::mt19937_64 rng(seed);
+    HostMatrix q(types[0], heads * nq, d), k(types[1], heads * nk, d);
+    HostMatrix v(types[2], heads * nk, d), o(types[3], heads * nq, d);
+    // Scores of a few units make the softmax neither flat nor one-hot.
+    std::uniform_real_distribution<double> dist(-2.0, 2.0);
+    for (HostMatrix *m : {&q, &k, &v})
+      for (int64_t i = 0; i < m->rows * m->cols; ++i)
+        m->set(i, dist(rng));
+    std::fill(o.bytes.begin(), o.bytes.end(), 0xff);
+
+    llvm::SmallVector<DeviceMatrix, 4> buffers;
+    std::vector<ArgValue> args;
+    for (auto [host, n] : {std::pair{&q, nq}, std::pair{&k, nk},
+                           std::pair{&v, nk}, std::pair{&o, nq}}) {
+      auto buffer = upload(device, *host, "arg");
+      if (!buffer)
+        return buffer.takeError();
+      buffers.push_back(*buffer);
+      args.push_back(viewOfShape(*buffer, {heads, n, d}));
+    }
+    auto kernargs = packKernelArgs(signature, args);
+    if (!kernargs)
+      return kernargs.takeError();
+    emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(nq, rowsPerBlock))),
+                   uint32_t(std::max<int64_t>(1, heads)), 1};
+    auto launch =
+        device.launch(module, signature.name, grid,
+                      {signature.waves * 64, 1, 1}, *kernargs, options);
+    if (!launch)
+      return launch.takeError();
+    if (llvm::Error error = device.memcpyDtoH(
+            o.bytes.data(), buffers.back().ptr, buffers.back().bytes))
+      return std::move(error);
+    o.decodeBytes();
+    for (const DeviceMatrix &buffer : buffers)
+      llvm::consumeError(device.free(buffer.ptr));
+
+    // Reference in double. Error model, per output row: the scores carry
+    // f32 dot-product error (d*2^-24*sum|q k|) that exp2 turns into a
+    // relative error of the weights (times ln 2, plus 2^-22 for exp2 and
+    // per rescale); P is rounded to bf16 before P V (2^-8 of sum p|v|);
+    // sums over Nk keys in f32 add Nk*2^-24; a narrow output one rounding.
+    double u = std::ldexp(1.0, -24);
+    double uOut = types[3].name == "f32" ? 0 : types[3].unitRoundoff();
+    double uP = std::ldexp(1.0, -8);
+    double scale = 1.0 / std::sqrt(double(d));
+    std::vector<double> ref(heads * nq * d), bound(heads * nq * d);
+    std::vector<double> s(nk), p(nk);
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < nq; ++i) {
+        int64_t qi = h * nq + i;
+        int64_t keys = causal ? std::min(nk, i + 1) : nk;
+        double maxScore = -INFINITY, scoreError = 0, maxV = 0;
+        for (int64_t j = 0; j < keys; ++j) {
+          double dot = 0, magnitude = 0;
+          for (int64_t c = 0; c < d; ++c) {
+            dot += q.at(qi, c) * k.at(h * nk + j, c);
+            magnitude += std::fabs(q.at(qi, c) * k.at(h * nk + j, c));
+          }
+          s[j] = dot * scale;
+          maxScore = std::max(maxScore, s[j]);
+          scoreError = std::max(scoreError, scale * (double(d) * u * magnitude +
+                                                     u * std::fabs(dot)) +
+                                                u * std::fabs(s[j]));
+        }
+        double sum = 0;
+        for (int64_t j = 0; j < keys; ++j) {
+          p[j] = std::exp(s[j] - maxScore);
+          sum += p[j];
+        }
+        double tiles = double(ceilDiv(std::max<int64_t>(keys, 1), 64));
+        double weightError =
+            2 * scoreError + std::ldexp(1.0, -22) * (1 + tiles);
+        for (int64_t c = 0; c < d; ++c) {
+          double acc = 0, magnitude = 0;
+          for (int64_t j = 0; j < keys; ++j) {
+            double vj = v.at(h * nk + j, c);
+            acc += p[j] * vj;
+            magnitude += p[j] * std::fabs(vj);
+            maxV = std::max(maxV, std::fabs(vj));
+          }
+          double want = keys ? acc / sum : 0;
+          double spread = keys ? magnitude / sum : 0;
+          ref[qi * d + c] = want;
+          bound[qi * d + c] =
+              uOut * std::fabs(want) +
+              (1 + uOut) * (uP * spread + 2 * weightError * maxV +
+                            2 * double(keys) * u * spread) +
+              std::numeric_limits<float>::denorm_min();
+        }
+      }
+    CaseOutcome outcome;
+    outcome.description =
+        "BH=" + std::to_string(heads) + " Nq=" + std::to_string(nq) +
+        " Nk=" + std::to_string(nk) + " d=" + std::to_string(d);
+    outcome.check =
+        compare(o, ref, bound,
+                (types[3].name == "f32"
+                     ? std::string("f32 output: ")
+                     : types[3].name + " output: 2^-" +
+                           std::to_string(-std::ilogb(uOut)) + "*|ref| + ") +
+                    "2^-8*sum(p|v|)/l (P in bf16) + f32 score and sum error");
+    outcome.launch = std::move(*launch);
+    return outcome;
+  }
+
+private:
+  bool causal;
+  int64_t rowsPerBlock;
+};
+
 } // namespace
 
 llvm::Expected<std::unique_ptr<Workload>>
@@ -602,6 +740,19 @@ hk::run::makeWorkload(const RunSpec &spec) {
                        ": rows=N (rows per block) is required");
     return std::make_unique<NormWorkload>(spec.workload == "rmsnorm",
                                           float(eps), int64_t(rows));
+  }
+  if (spec.workload == "attention") {
+    double rows;
+    if (llvm::Error error = number("rows", "", rows))
+      return std::move(error);
+    if (rows < 1)
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": rows=N (query rows per block) is required");
+    std::string causal = spec.get("causal", "0");
+    if (causal != "0" && causal != "1")
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": causal must be 0 or 1, got '" + causal + "'");
+    return std::make_unique<AttentionWorkload>(causal == "1", int64_t(rows));
   }
   auto block = parseBlock(spec);
   if (!block)
@@ -625,7 +776,8 @@ hk::run::makeWorkload(const RunSpec &spec) {
     return std::make_unique<ScaleAddWorkload>(float(alpha), block->first,
                                               block->second);
   }
-  return makeError("line " + llvm::Twine(spec.line) + ": unknown workload '" +
-                   spec.workload +
-                   "' (known: gemm, elementwise, layernorm, rmsnorm)");
+  return makeError(
+      "line " + llvm::Twine(spec.line) + ": unknown workload '" +
+      spec.workload +
+      "' (known: gemm, elementwise, layernorm, rmsnorm, attention)");
 }

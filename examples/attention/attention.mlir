@@ -1,0 +1,117 @@
+// Flash-attention forward, O = softmax(Q K^T / sqrt(d)) V, for a batch of
+// heads: Q is BH x Nq x 64, K and V are BH x Nk x 64, all bf16; O is bf16.
+// Each wave owns 16 query rows (a block: 64) and streams the keys in tiles
+// of 64: S = Q K^T on the MFMAs, one online-softmax step (hk.softmax keeps
+// the running row max and sum), the f32 output accumulator rescaled per
+// row, P (rounded to bf16) times V accumulated on the MFMAs. Keys past Nk
+// are masked to -inf; Nq and Nk are runtime sizes.
+module {
+  hk.kernel @attention_fwd(%Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
+                           %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
+      waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    %qb4 = arith.muli %qb, %c4 : index
+    %qt = arith.addi %qb4, %w : index
+    %qrow = arith.muli %qt, %c16 : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x64xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x64xbf16>
+    %nk63 = arith.addi %nk, %c63 : index
+    %tiles = arith.divui %nk63, %c64 : index
+
+    %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
+    %l0 = hk.zero : !hk.rv<16xf32>
+    %o0 = hk.zero : !hk.rt<16x64xf32>
+    %r:3 = scf.for %j = %c0 to %tiles step %c1
+        iter_args(%m = %m0, %l = %l0, %o = %o0)
+        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
+      %k = hk.load %K[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      %s0 = hk.zero : !hk.rt<16x64xf32>
+      %s = hk.mma abt %q, %k, %s0
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %key0 = arith.muli %j, %c64 : index
+      %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
+          : !hk.rt<16x64xf32>
+      // scale = log2(e) / sqrt(64)
+      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.18033688 : f32}
+          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
+      %v = hk.load %V[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma ab %pb, %v, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      scf.yield %m1, %l1, %o1 : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+    }
+    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
+    hk.return
+  }
+
+  // The causal variant: query i attends to keys 0..i only; key tiles past
+  // the wave's last query row are skipped, and the diagonal tile is masked.
+  hk.kernel @attention_causal(%Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
+                           %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
+      waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    %qb4 = arith.muli %qb, %c4 : index
+    %qt = arith.addi %qb4, %w : index
+    %qrow = arith.muli %qt, %c16 : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x64xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x64xbf16>
+    // Query i sees keys 0..i: the wave's last row bounds the key tiles.
+    %qend = arith.addi %qrow, %c16 : index
+    %kend = arith.minui %nk, %qend : index
+    %nk63 = arith.addi %kend, %c63 : index
+    %tiles = arith.divui %nk63, %c64 : index
+
+    %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
+    %l0 = hk.zero : !hk.rv<16xf32>
+    %o0 = hk.zero : !hk.rt<16x64xf32>
+    %r:3 = scf.for %j = %c0 to %tiles step %c1
+        iter_args(%m = %m0, %l = %l0, %o = %o0)
+        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
+      %k = hk.load %K[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      %s0 = hk.zero : !hk.rt<16x64xf32>
+      %s = hk.mma abt %q, %k, %s0
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %key0 = arith.muli %j, %c64 : index
+      %sc = hk.causal_mask %s[%qrow, %key0] : !hk.rt<16x64xf32>
+      %sm = hk.bounds_mask %sc[%qrow, %key0] within [%nq, %nk]
+          : !hk.rt<16x64xf32>
+      // scale = log2(e) / sqrt(64)
+      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.18033688 : f32}
+          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
+      %v = hk.load %V[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma ab %pb, %v, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      scf.yield %m1, %l1, %o1 : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+    }
+    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
+    hk.return
+  }
+}
+
+// HK-RUN: attention kernel=attention_fwd rows=64 shapes=1x64x64x64,2x128x192x64,3x70x100x64
+// HK-RUN: attention kernel=attention_causal rows=64 causal=1 shapes=1x64x64x64,2x192x192x64,2x100x130x64

@@ -1,0 +1,192 @@
+"""Compiling hk source to a code object, in process.
+
+:func:`compile` runs the whole ``hk-opt --hk-pipeline=chip=X |
+hk-translate`` flow on source text and returns a :class:`Module`: the code
+object (hsaco) and each kernel's signature, from which launches check and
+pack their arguments (see "Kernel ABI" in the README).
+"""
+
+import os
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Optional
+
+from . import _hk
+from . import emulator
+from .dtypes import numpy_dtype
+
+
+class CompileError(RuntimeError):
+    """hk source that does not parse, verify or lower for the chip.
+
+    The message (and ``diagnostics``) holds the compiler's diagnostics,
+    ``name:line:col: error: ...``, one per line.
+    """
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.diagnostics = message
+
+
+@dataclass(frozen=True)
+class Param:
+    """One kernel parameter.
+
+    ``kind`` is "view" (an ``!hk.gl`` global view: pass a numpy array),
+    "i32" or "f32" (pass a Python number). For views, ``dtype`` is the
+    element type ("bf16", "f32", "f8E4M3FN"...) and ``shape`` the declared
+    sizes, ``None`` for runtime (``?``) ones.
+    """
+
+    kind: str
+    dtype: Optional[str] = None
+    shape: Optional[tuple] = None
+    element_bytes: int = 0
+
+    @property
+    def rank(self):
+        """Number of dimensions of a view, 0 for a scalar."""
+        return len(self.shape) if self.shape is not None else 0
+
+    @property
+    def numpy_dtype(self):
+        """The numpy dtype a view's array must have (None for scalars)."""
+        return numpy_dtype(self.dtype) if self.kind == "view" else None
+
+    def __str__(self):
+        if self.kind != "view":
+            return self.kind
+        dims = "x".join("?" if d is None else str(d) for d in self.shape)
+        return f"!hk.gl<{dims}x{self.dtype}>"
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One ``hk.kernel`` of a module: its name and signature.
+
+    ``block`` is the number of work-items per block (64 per wave);
+    ``resources`` holds what the code object reports: ``vgprs``, ``agprs``,
+    ``sgprs``, ``lds_bytes``, ``scratch_bytes``, ``vgpr_spills``,
+    ``sgpr_spills``.
+    """
+
+    name: str
+    waves: int
+    block: int
+    params: tuple
+    resources: dict = field(default_factory=dict, compare=False)
+
+    def __str__(self):
+        return f"{self.name}({', '.join(map(str, self.params))})"
+
+
+class Module:
+    """A compiled hk module for one chip (returned by :func:`compile`)."""
+
+    def __init__(self, native):
+        self._native = native
+        wave_size = _hk.chip_info(native.chip)["wave_size"]
+        self._kernels = MappingProxyType({
+            k["name"]: Kernel(name=k["name"], waves=k["waves"],
+                              block=k["waves"] * wave_size,
+                              params=tuple(Param(**p) for p in k["params"]),
+                              resources=MappingProxyType(k["resources"]))
+            for k in native.kernels
+        })
+
+    @property
+    def chip(self):
+        """The chip the code object is for, e.g. "gfx950"."""
+        return self._native.chip
+
+    @property
+    def hsaco(self):
+        """The code object (bytes), loadable with ``hipModuleLoadData``."""
+        return self._native.hsaco
+
+    @property
+    def kernels(self):
+        """Read-only dict from kernel name to :class:`Kernel`, in source
+        order."""
+        return self._kernels
+
+    @property
+    def compile_seconds(self):
+        """Wall time from source text to code object."""
+        return self._native.seconds
+
+    def launch(self, device, kernel, grid, args, *, sanitizers=True,
+               check=True, threads=0, max_reports=64):
+        """Runs ``kernel`` over ``grid`` blocks in the emulator ``device``.
+
+        ``args`` has one entry per kernel parameter, in order: a numpy
+        array for each global view (its dtype must be the view's, see
+        ``Param.numpy_dtype``; its shape gives the view's sizes) and a
+        Python number for each i32/f32 scalar. Arrays are copied to the
+        device before the run and copied back after it, so outputs land in
+        the arrays passed (read-only arrays are not written); an array
+        passed twice is one device buffer, as one pointer would be.
+        ``grid`` is an int or a tuple of up to three ints; blocks have
+        ``Kernel.block`` work-items.
+
+        With ``sanitizers`` the emulator checks every access and wait; a
+        finding raises :class:`hk.LaunchError` unless ``check`` is False,
+        in which case it is only listed in the result. ``threads`` is the
+        number of host threads (0: one per core).
+
+        Returns a :class:`hk.LaunchResult`. Raises TypeError or ValueError
+        for arguments that do not fit the signature (count, dtype, rank,
+        static sizes, alignment, 32-bit ABI limits) and
+        :class:`hk.LaunchError` when the emulator cannot run the kernel.
+        """
+        return emulator.launch(self, device, kernel, grid, args,
+                               sanitizers=sanitizers, check=check,
+                               threads=threads, max_reports=max_reports)
+
+    def __repr__(self):
+        return (f"<hk.Module for {self.chip}: "
+                f"{', '.join(self._kernels) or 'no kernels'}>")
+
+
+def compile(source, chip, *, name="<source>", lds_swizzle=True,
+            exact_waits=True, direct="auto", grid_chunk=0, grid_group=0):
+    """Compiles hk source text for ``chip`` ("gfx942" or "gfx950").
+
+    ``name`` is the file name diagnostics quote. The other options are
+    those of ``hk-opt --hk-pipeline``: ``lds_swizzle`` (hk-lds-layout),
+    ``exact_waits``, ``direct`` ("auto", "always" or "never": direct-to-LDS
+    group loads), ``grid_chunk`` and ``grid_group`` (hk-grid-swizzle).
+
+    Returns a :class:`Module`. Raises ValueError for an unknown chip or
+    option value and :class:`hk.CompileError` with the compiler's
+    diagnostics when the source does not compile.
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a str, got {type(source).__name__}")
+    try:
+        native = _hk.compile(source, str(name), chip, bool(lds_swizzle),
+                             bool(exact_waits), direct,
+                             emulator._integer("grid_chunk", grid_chunk),
+                             emulator._integer("grid_group", grid_group))
+    except _hk.CompileError as error:
+        raise CompileError(str(error)) from None
+    return Module(native)
+
+
+def compile_file(path, chip, **options):
+    """Compiles the hk source file ``path``; see :func:`compile`."""
+    with open(path, encoding="utf-8") as file:
+        source = file.read()
+    options.setdefault("name", os.fspath(path))
+    return compile(source, chip, **options)
+
+
+def chips():
+    """Names of the chips the compiler and the emulator know."""
+    return tuple(_hk.chips())
+
+
+def chip_info(name):
+    """A dict of facts about chip ``name``: products, generation,
+    compute_units, xcds, lds_bytes (per workgroup), wave_size."""
+    return _hk.chip_info(name)

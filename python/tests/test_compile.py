@@ -1,0 +1,77 @@
+"""Compilation: code objects, signatures, chips and compiler errors."""
+
+import numpy as np
+import pytest
+
+import hk
+from conftest import CHIPS, EXAMPLES
+
+
+@pytest.mark.parametrize("chip", CHIPS)
+def test_module_holds_code_object_and_signatures(example, chip):
+    mod = example("gemm/gemm_abt.mlir", chip)
+    assert mod.chip == chip
+    assert isinstance(mod.hsaco, bytes) and mod.hsaco[:4] == b"\x7fELF"
+    assert list(mod.kernels) == ["gemm_abt_bf16", "gemm_abt_f16_f32"]
+    kernel = mod.kernels["gemm_abt_bf16"]
+    assert kernel.waves == 4 and kernel.block == 256
+    assert [p.kind for p in kernel.params] == ["view"] * 3
+    assert [p.dtype for p in kernel.params] == ["bf16"] * 3
+    assert kernel.params[0].shape == (None, None)
+    assert kernel.params[0].rank == 2
+    assert kernel.params[0].numpy_dtype == np.uint16
+    assert str(kernel) == ("gemm_abt_bf16(!hk.gl<?x?xbf16>, "
+                           "!hk.gl<?x?xbf16>, !hk.gl<?x?xbf16>)")
+    assert kernel.resources["lds_bytes"] > 0
+    assert kernel.resources["vgpr_spills"] == 0
+    assert mod.compile_seconds > 0
+
+
+def test_scalar_params_and_static_shapes():
+    mod = hk.compile_file(EXAMPLES / "elementwise/scale_add.mlir", "gfx950")
+    params = mod.kernels["scale_add"].params
+    assert [p.kind for p in params] == ["view", "view", "view", "f32"]
+    assert params[3].numpy_dtype is None and str(params[3]) == "f32"
+
+
+def test_compile_source_text_matches_compile_file():
+    path = EXAMPLES / "elementwise/scale_add.mlir"
+    from_text = hk.compile(path.read_text(), "gfx942")
+    from_file = hk.compile_file(path, "gfx942")
+    assert from_text.hsaco == from_file.hsaco
+
+
+def test_chips():
+    assert hk.chips() == CHIPS
+    info = hk.chip_info("gfx950")
+    assert info["lds_bytes"] == 160 * 1024 and info["wave_size"] == 64
+
+
+def test_bad_source_raises_compile_error_with_diagnostic():
+    source = "module {\n  hk.kernel @k() waves(4) {\n    hk.bogus\n  }\n}\n"
+    with pytest.raises(hk.CompileError) as info:
+        hk.compile(source, "gfx950", name="bad.mlir")
+    assert "bad.mlir:3:5: error: custom op 'hk.bogus' is unknown" in str(
+        info.value)
+    assert info.value.diagnostics == str(info.value)
+
+
+def test_chip_illegal_kernel_raises_compile_error():
+    # The gfx950 ping-pong GEMM needs more LDS than gfx942 has.
+    with pytest.raises(hk.CompileError, match="error:"):
+        hk.compile_file(EXAMPLES / "gemm/gemm_pingpong_gfx950.mlir", "gfx942")
+
+
+@pytest.mark.parametrize("bad", ["gfx90a", "", "GFX950"])
+def test_unknown_chip_raises_value_error(bad):
+    with pytest.raises(ValueError, match="known chips: gfx942, gfx950"):
+        hk.compile("module {}", bad)
+    with pytest.raises(ValueError, match="known chips"):
+        hk.Device(bad)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="direct must be"):
+        hk.compile("module {}", "gfx942", direct="sometimes")
+    with pytest.raises(TypeError):
+        hk.compile(b"module {}", "gfx942")
