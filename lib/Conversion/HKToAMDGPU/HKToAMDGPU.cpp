@@ -353,12 +353,6 @@ LogicalResult checkLowerable(ModuleOp module) {
         return WalkResult::interrupt();
       }
     }
-    if (isa<LoadOp, StoreOp>(op) &&
-        llvm::any_of(op->getOperandTypes(), llvm::IsaPred<SharedVectorType>)) {
-      op->emitError() << "register vectors move through global memory only; "
-                         "shared vectors are not lowered";
-      return WalkResult::interrupt();
-    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -432,7 +426,7 @@ struct ConvertHKToAMDGPUPass
     populateKernelPatterns(typeConverter, patterns, plan, waits);
     populateMemoryPatterns(typeConverter, patterns, plan);
     populateComputePatterns(typeConverter, patterns, plan);
-    populateRowPatterns(typeConverter, patterns);
+    populateRowPatterns(typeConverter, patterns, plan);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -60,7 +60,19 @@ static int64_t getTileBytes(RegisterTileType type) {
   return type.getNumElements() * getElementBytes(type.getElementType());
 }
 
+/// Bytes a layout conversion of `type` moves through the wave's scratch.
+static int64_t getScratchBytes(Type type) {
+  if (auto tile = dyn_cast<RegisterTileType>(type))
+    return getTileBytes(tile);
+  auto vector = cast<RegisterVectorType>(type);
+  return vector.getLength() * getElementBytes(vector.getElementType());
+}
+
 bool lowering::conversionMovesData(ConvertLayoutOp op) {
+  if (auto from = dyn_cast<RegisterVectorType>(op.getSource().getType()))
+    return !vectorLayoutsEquivalent(
+        from.getLayout(), cast<RegisterVectorType>(op.getType()).getLayout(),
+        from.getLength());
   auto from = dyn_cast<RegisterTileType>(op.getSource().getType());
   auto to = dyn_cast<RegisterTileType>(op.getType());
   return from && to &&
@@ -101,8 +113,7 @@ LogicalResult lowering::planLds(ModuleOp module, LdsPlan &plan) {
     kernel.walk([&](ConvertLayoutOp op) {
       if (conversionMovesData(op))
         lds.scratchPerWave = std::max(
-            lds.scratchPerWave,
-            getTileBytes(cast<RegisterTileType>(op.getSource().getType())));
+            lds.scratchPerWave, getScratchBytes(op.getSource().getType()));
     });
     if (lds.scratchPerWave) {
       lds.scratchPerWave = llvm::alignTo(lds.scratchPerWave, 16);

@@ -261,9 +261,10 @@ void populateComputePatterns(HKTypeConverter &converter,
                              mlir::RewritePatternSet &patterns,
                              const LdsPlan &plan);
 /// Broadcasts, reductions, masks, online softmax and register vectors in
-/// global memory.
+/// memory and between layouts.
 void populateRowPatterns(HKTypeConverter &converter,
-                         mlir::RewritePatternSet &patterns);
+                         mlir::RewritePatternSet &patterns,
+                         const LdsPlan &plan);
 
 } // namespace hk::lowering
 

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
@@ -485,10 +486,176 @@ struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Vectors in LDS: shared vectors and layout conversions
+//===----------------------------------------------------------------------===//
+
+/// Element offsets in LDS of a lane's vector positions: `base` plus the
+/// row (column) each position holds.
+SmallVector<Value> vectorLdsOffsets(OpBuilder &b, Location loc,
+                                    RegisterVectorType type, Value base) {
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  bool alongRows = vecLayout.getRows();
+  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
+  LanePlacement lane = placeLane(b, loc, layout);
+  Value start =
+      arith::AddIOp::create(b, loc, base, alongRows ? lane.row : lane.col);
+  SmallVector<Value> offsets;
+  for (int64_t index = 0,
+               e = layout.getVectorElementsPerLane(alongRows, type.getLength());
+       index < e; ++index)
+    offsets.push_back(
+        addI32(b, loc, start, layout.getVectorCoordinate(alongRows, 0, index)));
+  return offsets;
+}
+
+/// Writes a lane's values (in the memory element type) at `ptr` + their
+/// coordinates; of the lanes holding a value only one writes it.
+void storeVectorToLds(OpBuilder &b, Location loc, const LdsPlan &lds, Value ptr,
+                      RegisterVectorType type, Value values, Value base) {
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  unsigned replicas = FragmentLayout::get(vecLayout.getTile())
+                          ->getReductionLaneMask(vecLayout.getRows());
+  Value writer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, laneId(b, loc), constI32(b, loc, replicas)),
+      constI32(b, loc, 0));
+  auto guard = scf::IfOp::create(b, loc, writer, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(guard.thenBlock());
+  Type memElem = cast<VectorType>(values.getType()).getElementType();
+  int64_t bytes = getElementBytes(memElem);
+  for (auto [index, offset] :
+       llvm::enumerate(vectorLdsOffsets(b, loc, type, base)))
+    lds.markTileAccess(LLVM::StoreOp::create(
+        b, loc, vector::ExtractOp::create(b, loc, values, index),
+        elementPointer(b, loc, ptr, memElem, offset), bytes));
+}
+
+Value loadVectorFromLds(OpBuilder &b, Location loc, const LdsPlan &lds,
+                        Value ptr, RegisterVectorType type, Type memElem,
+                        Value base) {
+  int64_t bytes = getElementBytes(memElem);
+  SmallVector<Value> elements;
+  for (Value offset : vectorLdsOffsets(b, loc, type, base)) {
+    auto load = LLVM::LoadOp::create(
+        b, loc, memElem, elementPointer(b, loc, ptr, memElem, offset), bytes);
+    lds.markTileAccess(load);
+    elements.push_back(load);
+  }
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({int64_t(elements.size())}, memElem), elements);
+}
+
+/// Element offset of subvector `indices[0]` of a shared vector (0 without
+/// an index).
+Value sharedVectorBase(OpBuilder &b, Location loc, ValueRange indices,
+                       RegisterVectorType type) {
+  if (indices.empty())
+    return constI32(b, loc, 0);
+  return mulI32(b, loc, toI32(b, loc, indices.front()), type.getLength());
+}
+
+struct SharedVectorLoadLowering : public OpConversionPattern<LoadOp> {
+  SharedVectorLoadLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                           const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RegisterVectorType>(op.getType());
+    auto shared = dyn_cast<SharedVectorType>(op.getSource().getType());
+    if (!type || !shared)
+      return rewriter.notifyMatchFailure(op, "not a shared vector load");
+    Location loc = op.getLoc();
+    Type memElem = getMemoryElementType(shared.getElementType());
+    Value raw = loadVectorFromLds(
+        rewriter, loc, lds, adaptor.getSource(), type, memElem,
+        sharedVectorBase(rewriter, loc, adaptor.getIndices(), type));
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, raw, type.getElementType()));
+    return success();
+  }
+};
+
+struct SharedVectorStoreLowering : public OpConversionPattern<StoreOp> {
+  SharedVectorStoreLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                            const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RegisterVectorType>(op.getValue().getType());
+    auto shared = dyn_cast<SharedVectorType>(op.getDest().getType());
+    if (!type || !shared)
+      return rewriter.notifyMatchFailure(op, "not a shared vector store");
+    Location loc = op.getLoc();
+    Value values =
+        convertElements(rewriter, loc, adaptor.getValue(),
+                        getMemoryElementType(shared.getElementType()));
+    storeVectorToLds(
+        rewriter, loc, lds, adaptor.getDest(), type, values,
+        sharedVectorBase(rewriter, loc, adaptor.getIndices(), type));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Between layouts that place values differently, through the wave's LDS
+/// scratch: the holders write, every lane reads what its new layout holds.
+struct VectorConvertLayoutLowering
+    : public OpConversionPattern<ConvertLayoutOp> {
+  VectorConvertLayoutLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                              const LdsPlan &lds)
+      : OpConversionPattern(converter, ctx), lds(lds) {}
+  const LdsPlan &lds;
+
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = dyn_cast<RegisterVectorType>(op.getSource().getType());
+    auto to = dyn_cast<RegisterVectorType>(op.getType());
+    if (!from || !to)
+      return rewriter.notifyMatchFailure(op, "not a vector conversion");
+    if (!conversionMovesData(op)) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
+    Location loc = op.getLoc();
+    auto kernel = lds.kernels.find(getKernelName(op));
+    if (kernel == lds.kernels.end() || !kernel->second.scratchPerWave)
+      return rewriter.notifyMatchFailure(op, "no scratch was planned");
+    Value offset = arith::AddIOp::create(
+        rewriter, loc, constI32(rewriter, loc, kernel->second.scratchOffset),
+        arith::MulIOp::create(
+            rewriter, loc, waveId(rewriter, loc),
+            constI32(rewriter, loc, kernel->second.scratchPerWave)));
+    Value scratch = getLdsPointer(rewriter, loc, op, offset);
+    Type memElem = getMemoryElementType(from.getElementType());
+    Value zero = constI32(rewriter, loc, 0);
+    waveBarrier(rewriter, loc);
+    storeVectorToLds(
+        rewriter, loc, lds, scratch, from,
+        convertElements(rewriter, loc, adaptor.getSource(), memElem), zero);
+    waveBarrier(rewriter, loc);
+    Value raw =
+        loadVectorFromLds(rewriter, loc, lds, scratch, to, memElem, zero);
+    waveBarrier(rewriter, loc);
+    rewriter.replaceOp(
+        op, convertElements(rewriter, loc, raw, to.getElementType()));
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateRowPatterns(HKTypeConverter &converter,
-                                   RewritePatternSet &patterns) {
+                                   RewritePatternSet &patterns,
+                                   const LdsPlan &plan) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BroadcastLowering<AddRowOp, arith::AddFOp>,
                BroadcastLowering<SubRowOp, arith::SubFOp>,
@@ -509,4 +676,6 @@ void lowering::populateRowPatterns(HKTypeConverter &converter,
                TriangleLowering<TriuOp, arith::CmpIPredicate::sge>,
                BoundsMaskLowering, SoftmaxLowering>(converter, ctx);
   patterns.add<VectorLoadLowering, VectorStoreLowering>(converter, ctx);
+  patterns.add<SharedVectorLoadLowering, SharedVectorStoreLowering,
+               VectorConvertLayoutLowering>(converter, ctx, plan);
 }

@@ -136,3 +136,45 @@ hk.kernel @softmax(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
       : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>> -> !hk.gl<?xf32>
   hk.return
 }
+
+// Vectors through LDS: one writer per value (lane bits 16 and 32 of a
+// `row` tile's rows are replicas), every lane reads the values its layout
+// holds. A conversion between row placements goes through the wave's
+// scratch the same way.
+// CHECK-LABEL: llvm.func @vectors_in_lds
+hk.kernel @vectors_in_lds(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sv = hk.alloc : !hk.sv<32xf32>
+  %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, row>
+  %s = hk.row_sum %t : !hk.rt<16x16xf32, row>
+      -> !hk.rv<16xf32, #hk.vec<rows, row>>
+  // CHECK: %[[W:.*]] = arith.andi %{{.*}}, %{{.*}}48
+  // CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[W]]
+  // CHECK: scf.if %[[ONE]] {
+  // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+  // CHECK: }
+  hk.store %s, %sv[%c1] : !hk.rv<16xf32, #hk.vec<rows, row>> -> !hk.sv<32xf32>
+  hk.barrier
+  // CHECK: rocdl.s.barrier
+  // The 16x16 accumulator holds four rows per lane.
+  // CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+  %a = hk.load %sv[%c1] : !hk.sv<32xf32>
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // CHECK: llvm.fence syncscope("wavefront") acq_rel
+  // CHECK: scf.if
+  // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+  // CHECK: llvm.fence syncscope("wavefront") acq_rel
+  // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+  // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3>
+  // CHECK: llvm.fence syncscope("wavefront") acq_rel
+  %b = hk.convert_layout %a
+      : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+      -> !hk.rv<16xf32, #hk.vec<rows, row>>
+  // Equivalent placements convert for free.
+  %c = hk.convert_layout %b : !hk.rv<16xf32, #hk.vec<rows, row>>
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<a, 16x16x16>>>
+  hk.store %c, %out[%c0]
+      : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<a, 16x16x16>>> -> !hk.gl<?xf32>
+  hk.return
+}

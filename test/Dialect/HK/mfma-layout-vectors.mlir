@@ -59,16 +59,37 @@ hk.kernel @norm_cols(%X: !hk.gl<?x?xf32>, %g: !hk.gl<?xf32>) waves(1) {
 
 // -----
 
-// One vector cannot serve tiles whose rows sit in different lanes.
+// A broadcast onto a tile whose rows sit elsewhere gets a conversion; the
+// reduction that produced the vector keeps its own placement.
+// CHECK-LABEL: hk.kernel @convert_broadcast
+// CHECK: hk.row_sum {{.*}} -> !hk.rv<16xf32, #hk.vec<rows, row>>
+// CHECK: %[[C:.*]] = hk.convert_layout %{{.*}} : !hk.rv<16xf32, #hk.vec<rows, row>> -> !hk.rv<16xf32, #hk.vec<rows, col>>
+// CHECK: hk.add_row %{{.*}}, %[[C]]
 module attributes {hk.target = #hk.target<"gfx942">} {
-hk.kernel @conflict(%X: !hk.gl<?x?xf32>) waves(1) {
+hk.kernel @convert_broadcast(%X: !hk.gl<?x?xf32>) waves(1) {
   %c0 = arith.constant 0 : index
   %a = hk.load %X[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, row>
   %b = hk.load %X[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, col>
   %s = hk.row_sum %a : !hk.rt<16x16xf32, row> -> !hk.rv<16xf32>
-  // expected-error @+1 {{needs the vector in layout #hk.vec<rows, col>, but its values are held as #hk.vec<rows, row>}}
   %y = hk.add_row %b, %s : !hk.rt<16x16xf32, col>, !hk.rv<16xf32>
   hk.store %y, %X[%c0, %c0] : !hk.rt<16x16xf32, col> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A running statistic cannot be reduced from tiles with different row
+// placements without an explicit conversion.
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @conflict(%X: !hk.gl<?x?xf32>, %V: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %a = hk.load %X[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, row>
+  %b = hk.load %X[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, col>
+  %s = hk.row_sum %a : !hk.rt<16x16xf32, row> -> !hk.rv<16xf32>
+  // expected-error @+1 {{needs the vector in layout #hk.vec<rows, col>, but its values are held as #hk.vec<rows, row> for another use; convert it (hk.convert_layout)}}
+  %t = hk.row_sum %b, %s : !hk.rt<16x16xf32, col> -> !hk.rv<16xf32>
+  hk.store %t, %V[%c0] : !hk.rv<16xf32> -> !hk.gl<?xf32>
   hk.return
 }
 }

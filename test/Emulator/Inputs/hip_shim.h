@@ -32,7 +32,8 @@ __device__ static inline void syncThreads() {
 // Cross-lane read of `v` from lane `src` (ds_bpermute).
 __device__ static inline float shuffle(float v, unsigned src) {
   return __builtin_bit_cast(
-      float, __builtin_amdgcn_ds_bpermute(int(src * 4), __builtin_bit_cast(int, v)));
+      float,
+      __builtin_amdgcn_ds_bpermute(int(src * 4), __builtin_bit_cast(int, v)));
 }
 
 __device__ static inline short toBf16Bits(float x) {

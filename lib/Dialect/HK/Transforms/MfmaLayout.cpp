@@ -220,11 +220,14 @@ private:
   /// whose rows (columns) sit in different lanes is an error.
   LogicalResult assignVectorLayouts(ModuleOp module) {
     VectorClasses classes;
-    // In program order: the first demand on a class decides its layout.
+    // The first demand on a class decides its layout: producers
+    // (reductions, softmax) before broadcasts, each in program order. A
+    // broadcast of a vector held in another placement gets a conversion.
     struct Demand {
       Operation *op;
       Value vector;
       VectorLayoutAttr layout;
+      OpOperand *broadcast = nullptr; ///< The vector operand of a broadcast.
     };
     llvm::SmallVector<Demand> demands;
     MLIRContext *ctx = module.getContext();
@@ -249,8 +252,9 @@ private:
       llvm::TypeSwitch<Operation *>(op)
           .Case<AddRowOp, SubRowOp, MulRowOp, DivRowOp, AddColOp, SubColOp,
                 MulColOp, DivColOp>([&](auto b) {
-            demands.push_back(
-                {b, b.getVector(), aligned(b.getTile(), b.alongRows())});
+            demands.push_back({b, b.getVector(),
+                               aligned(b.getTile(), b.alongRows()),
+                               &b.getVectorMutable()});
           })
           .Case<RowMaxOp, RowMinOp, RowSumOp, ColMaxOp, ColMinOp, ColSumOp>(
               [&](auto r) {
@@ -275,8 +279,10 @@ private:
         chosen.try_emplace(root, written);
       chosen.try_emplace(root, layout);
     };
-    for (const Demand &d : demands)
-      demand(d.vector, d.layout);
+    for (bool broadcasts : {false, true})
+      for (const Demand &d : demands)
+        if (bool(d.broadcast) == broadcasts)
+          demand(d.vector, d.layout);
     for (auto &[root, members] : classes.classes()) {
       auto rootType = cast<RegisterVectorType>(root.getType());
       Attribute layout =
@@ -299,12 +305,21 @@ private:
       return op->emitOpError()
              << "needs the vector in layout " << wanted
              << ", but its values are held as " << type.getLayout()
-             << " for another use; give the tiles involved the same MFMA "
-                "shape (hk.mma's instr) or layout";
+             << " for another use; convert it (hk.convert_layout) or give "
+                "the tiles involved the same MFMA shape or layout";
     };
-    for (const Demand &d : demands)
+    for (const Demand &d : demands) {
+      auto type = cast<RegisterVectorType>(d.vector.getType());
+      if (d.broadcast && !vectorLayoutsEquivalent(type.getLayout(), d.layout,
+                                                  type.getLength())) {
+        OpBuilder builder(d.op);
+        d.broadcast->set(ConvertLayoutOp::create(
+            builder, d.op->getLoc(), type.withLayout(d.layout), d.vector));
+        continue;
+      }
       if (failed(check(d.op, d.vector, d.layout)))
         return failure();
+    }
     return success();
   }
 
