@@ -1,9 +1,10 @@
 // Flash-attention forward, O = softmax(Q K^T / sqrt(d)) V, for a batch of
 // heads: Q is BH x Nq x 64, K and V are BH x Nk x 64, all bf16; O is bf16.
-// Each wave owns 16 query rows (a block: 64) and streams the keys in tiles
-// of 64: S = Q K^T on the MFMAs, one online-softmax step (hk.softmax keeps
-// the running row max and sum), the f32 output accumulator rescaled per
-// row, P (rounded to bf16) times V accumulated on the MFMAs. Keys past Nk
+// Each wave owns 16 query rows (a block: 64). The block streams the keys in
+// tiles of 64: the four waves copy a K and a V tile into LDS together, then
+// each wave computes S = Q K^T on the MFMAs, one online-softmax step
+// (hk.softmax keeps the running row max and sum), rescales its f32 output
+// accumulator per row and adds P (rounded to bf16) times V. Keys past Nk
 // are masked to -inf; Nq and Nk are runtime sizes.
 module {
   hk.kernel @attention_fwd(%Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
@@ -31,10 +32,17 @@ module {
     %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x64xf32>
+    %sK = hk.alloc : !hk.st<64x64xbf16>
+    %sV = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
-      %k = hk.load %K[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      hk.group_load %K[%bh, %j, %c0], %sK
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.group_load %V[%bh, %j, %c0], %sV
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.barrier
+      %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %s0 = hk.zero : !hk.rt<16x64xf32>
       %s = hk.mma abt %q, %k, %s0
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
@@ -46,9 +54,11 @@ module {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %V[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %o1 = hk.mma ab %pb, %v, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      // Every wave is done reading before the next tiles overwrite LDS.
+      hk.barrier
       scf.yield %m1, %l1, %o1 : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
     %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
@@ -57,7 +67,7 @@ module {
   }
 
   // The causal variant: query i attends to keys 0..i only; key tiles past
-  // the wave's last query row are skipped, and the diagonal tile is masked.
+  // the block's last query row are skipped, and the diagonal is masked.
   hk.kernel @attention_causal(%Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
                            %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
       waves(4) {
@@ -75,8 +85,10 @@ module {
     %qrow = arith.muli %qt, %c16 : index
     %nq = hk.dim %Q[1] : !hk.gl<?x?x64xbf16>
     %nk = hk.dim %K[1] : !hk.gl<?x?x64xbf16>
-    // Query i sees keys 0..i: the wave's last row bounds the key tiles.
-    %qend = arith.addi %qrow, %c16 : index
+    // Query i sees keys 0..i: the block's last row bounds the key tiles
+    // (the same for all waves, which share the copies and barriers).
+    %c64r = arith.muli %qb, %c64 : index
+    %qend = arith.addi %c64r, %c64 : index
     %kend = arith.minui %nk, %qend : index
     %nk63 = arith.addi %kend, %c63 : index
     %tiles = arith.divui %nk63, %c64 : index
@@ -86,10 +98,17 @@ module {
     %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x64xf32>
+    %sK = hk.alloc : !hk.st<64x64xbf16>
+    %sV = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
-      %k = hk.load %K[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      hk.group_load %K[%bh, %j, %c0], %sK
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.group_load %V[%bh, %j, %c0], %sV
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.barrier
+      %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %s0 = hk.zero : !hk.rt<16x64xf32>
       %s = hk.mma abt %q, %k, %s0
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
@@ -102,9 +121,11 @@ module {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %V[%bh, %j, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<64x64xbf16>
+      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %o1 = hk.mma ab %pb, %v, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      // Every wave is done reading before the next tiles overwrite LDS.
+      hk.barrier
       scf.yield %m1, %l1, %o1 : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
     %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>

@@ -220,25 +220,55 @@ SlotPlacement placeSlots(OpBuilder &b, Location loc, RegisterTileType tile) {
   return placement;
 }
 
-/// `constants[s] <pred> limit` for every slot s, as an i1 vector. The
-/// lane-dependent part lives in `limit`, so each slot compares a constant
-/// with one register instead of holding a uniform bound per slot.
-Value compareSlots(OpBuilder &b, Location loc, arith::CmpIPredicate predicate,
-                   ArrayRef<int32_t> constants, Value limit) {
+/// Masks are computed arithmetically, as all-ones (drop) or zero words per
+/// slot from the sign of a difference: a compare per slot would hold one
+/// SGPR pair per slot, which a tile of masks turns into SGPR spills.
+///
+/// Drops slot s unless `constants[s] <= limit`, or `constants[s] < limit`
+/// when `strict`, or `constants[s] >= limit` when `reversed`. The
+/// lane-dependent part lives in `limit`, one register per mask.
+Value dropSlots(OpBuilder &b, Location loc, ArrayRef<int32_t> constants,
+                Value limit, bool strict = false, bool reversed = false) {
   auto type = VectorType::get({int64_t(constants.size())}, b.getI32Type());
+  SmallVector<int32_t> shifted(constants);
+  if (strict)
+    for (int32_t &c : shifted)
+      c += 1;
   Value lhs = arith::ConstantOp::create(
-      b, loc, type, DenseElementsAttr::get(type, constants));
-  return arith::CmpIOp::create(b, loc, predicate, lhs,
-                               splat(b, loc, type, limit));
+      b, loc, type, DenseElementsAttr::get(type, ArrayRef<int32_t>(shifted)));
+  Value rhs = splat(b, loc, type, limit);
+  Value margin = reversed ? arith::SubIOp::create(b, loc, lhs, rhs)
+                          : arith::SubIOp::create(b, loc, rhs, lhs);
+  return arith::ShRSIOp::create(
+      b, loc, margin,
+      arith::ConstantOp::create(
+          b, loc, type,
+          DenseElementsAttr::get(type, b.getI32IntegerAttr(31).getValue())));
 }
 
-Value maskedFill(OpBuilder &b, Location loc, Value keep, Value tile,
+/// The tile with `fill` where `drop` is all-ones: (x & ~drop) | (fill &
+/// drop) on the elements' bits.
+Value maskedFill(OpBuilder &b, Location loc, Value drop, Value tile,
                  std::optional<APFloat> fill) {
   auto type = cast<VectorType>(tile.getType());
   double value =
       fill ? fill->convertToDouble() : -std::numeric_limits<double>::infinity();
-  return arith::SelectOp::create(b, loc, keep, tile,
-                                 floatSplat(b, loc, type, value));
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  auto intType = VectorType::get(type.getShape(), b.getIntegerType(bits));
+  if (bits < 32)
+    drop = arith::TruncIOp::create(b, loc, intType, drop);
+  Value fillBits = arith::BitcastOp::create(b, loc, intType,
+                                            floatSplat(b, loc, type, value));
+  Value tileBits = arith::BitcastOp::create(b, loc, intType, tile);
+  Value allOnes = arith::ConstantOp::create(
+      b, loc, intType,
+      DenseElementsAttr::get(
+          intType, b.getIntegerAttr(b.getIntegerType(bits), -1).getValue()));
+  Value kept = arith::AndIOp::create(
+      b, loc, tileBits, arith::XOrIOp::create(b, loc, drop, allOnes));
+  Value filled = arith::AndIOp::create(b, loc, fillBits, drop);
+  return arith::BitcastOp::create(b, loc, type,
+                                  arith::OrIOp::create(b, loc, kept, filled));
 }
 
 Value sub(OpBuilder &b, Location loc, Value lhs, Value rhs) {
@@ -249,7 +279,7 @@ Value sub(OpBuilder &b, Location loc, Value lhs, Value rhs) {
 /// `col - row >= diagonal`: with col = col0 + laneCol + colOffset (and the
 /// same for rows), the slot's `colOffset - rowOffset` is compared with
 /// `diagonal - (col0 - row0) - (laneCol - laneRow)`.
-template <typename SourceOp, arith::CmpIPredicate predicate>
+template <typename SourceOp, bool keepAbove>
 struct TriangleLowering : public OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
   using OpAdaptor = typename SourceOp::Adaptor;
@@ -267,9 +297,10 @@ struct TriangleLowering : public OpConversionPattern<SourceOp> {
     Value lane = sub(rewriter, loc, slots.lane.col, slots.lane.row);
     Value limit = sub(rewriter, loc, constI32(rewriter, loc, op.getDiagonal()),
                       arith::AddIOp::create(rewriter, loc, origin, lane));
-    Value keep = compareSlots(rewriter, loc, predicate, diffs, limit);
+    Value drop = dropSlots(rewriter, loc, diffs, limit, /*strict=*/false,
+                           /*reversed=*/keepAbove);
     rewriter.replaceOp(
-        op, maskedFill(rewriter, loc, keep, adaptor.getTile(), op.getFill()));
+        op, maskedFill(rewriter, loc, drop, adaptor.getTile(), op.getFill()));
     return success();
   }
 };
@@ -289,15 +320,16 @@ struct BoundsMaskLowering : public OpConversionPattern<BoundsMaskOp> {
                      toI32(rewriter, loc, origin)),
                  lane);
     };
-    Value keep = arith::AndIOp::create(
+    Value drop = arith::OrIOp::create(
         rewriter, loc,
-        compareSlots(rewriter, loc, arith::CmpIPredicate::slt, slots.rowOffsets,
-                     room(adaptor.getRows(), adaptor.getRow(), slots.lane.row)),
-        compareSlots(
-            rewriter, loc, arith::CmpIPredicate::slt, slots.colOffsets,
-            room(adaptor.getCols(), adaptor.getCol(), slots.lane.col)));
+        dropSlots(rewriter, loc, slots.rowOffsets,
+                  room(adaptor.getRows(), adaptor.getRow(), slots.lane.row),
+                  /*strict=*/true),
+        dropSlots(rewriter, loc, slots.colOffsets,
+                  room(adaptor.getCols(), adaptor.getCol(), slots.lane.col),
+                  /*strict=*/true));
     rewriter.replaceOp(
-        op, maskedFill(rewriter, loc, keep, adaptor.getTile(), op.getFill()));
+        op, maskedFill(rewriter, loc, drop, adaptor.getTile(), op.getFill()));
     return success();
   }
 };
@@ -671,10 +703,10 @@ void lowering::populateRowPatterns(HKTypeConverter &converter,
                ReduceLowering<ColMaxOp, Combine::Max>,
                ReduceLowering<ColMinOp, Combine::Min>,
                ReduceLowering<ColSumOp, Combine::Sum>>(converter, ctx);
-  patterns.add<TriangleLowering<TrilOp, arith::CmpIPredicate::sle>,
-               TriangleLowering<CausalMaskOp, arith::CmpIPredicate::sle>,
-               TriangleLowering<TriuOp, arith::CmpIPredicate::sge>,
-               BoundsMaskLowering, SoftmaxLowering>(converter, ctx);
+  patterns.add<
+      TriangleLowering<TrilOp, false>, TriangleLowering<CausalMaskOp, false>,
+      TriangleLowering<TriuOp, true>, BoundsMaskLowering, SoftmaxLowering>(
+      converter, ctx);
   patterns.add<VectorLoadLowering, VectorStoreLowering>(converter, ctx);
   patterns.add<SharedVectorLoadLowering, SharedVectorStoreLowering,
                VectorConvertLayoutLowering>(converter, ctx, plan);

@@ -86,26 +86,41 @@ hk.kernel @col_broadcast(%x: !hk.gl<?x?xf32>, %v: !hk.gl<?xf32>) waves(1) {
   hk.return
 }
 
-// Masks compare constant slot offsets with one lane value per mask.
+// Masks compare constant slot offsets with one lane value per mask, as the
+// sign of a difference (no per-slot compare results in SGPRs), and blend
+// the fill in with bit operations.
 // CHECK-LABEL: llvm.func @masks
 hk.kernel @masks(%x: !hk.gl<?x?xf32>, %i32: i32) waves(1) {
   %c0 = arith.constant 0 : index
   %i = arith.index_cast %i32 : i32 to index
   %n = hk.dim %x[1] : !hk.gl<?x?xf32>
   %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, row>
-  // col - row per slot: the four columns of the lane's run.
-  // CHECK: arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
-  // CHECK: arith.cmpi sle
-  // CHECK: arith.constant dense<0xFF800000> : vector<4xf32>
-  // CHECK: arith.select
+  // col - row per slot (the four columns of the lane's run) against the
+  // lane's limit; the fill where the difference is negative.
+  // CHECK: %[[D:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+  // CHECK: %[[M:.*]] = arith.subi %{{.*}}, %[[D]] : vector<4xi32>
+  // CHECK: %[[DROP:.*]] = arith.shrsi %[[M]], %{{.*}} : vector<4xi32>
+  // CHECK: %[[FILL:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
+  // CHECK: %[[FB:.*]] = arith.bitcast %[[FILL]]
+  // CHECK: %[[KEEP:.*]] = arith.xori %[[DROP]]
+  // CHECK: arith.andi %{{.*}}, %[[KEEP]]
+  // CHECK: arith.andi %[[FB]], %[[DROP]]
+  // CHECK: arith.ori
+  // CHECK-NOT: arith.cmpi {{.*}} : vector
   %c = hk.causal_mask %t[%i, %c0] : !hk.rt<16x16xf32, row>
-  // CHECK: arith.cmpi sge
+  // triu keeps col - row >= diagonal: the difference the other way round.
+  // CHECK: %[[U:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+  // CHECK: arith.subi %[[U]], %{{.*}} : vector<4xi32>
+  // CHECK: arith.constant dense<0.000000e+00> : vector<4xf32>
   %u = hk.triu %c[%i, %c0] {diagonal = 1 : i64, fill = 0.0 : f32}
       : !hk.rt<16x16xf32, row>
-  // CHECK: arith.cmpi slt
-  // CHECK: arith.cmpi slt
-  // CHECK: arith.andi
-  // CHECK: arith.select
+  // Bounds: strict, so the slot offsets are shifted by one; rows and
+  // columns drop together.
+  // CHECK: arith.constant dense<1> : vector<4xi32>
+  // CHECK: arith.shrsi
+  // CHECK: arith.constant dense<[1, 2, 3, 4]> : vector<4xi32>
+  // CHECK: arith.shrsi
+  // CHECK: arith.ori {{.*}} : vector<4xi32>
   %b = hk.bounds_mask %u[%i, %c0] within [%n, %n] : !hk.rt<16x16xf32, row>
   hk.store %b, %x[%c0, %c0] : !hk.rt<16x16xf32, row> -> !hk.gl<?x?xf32>
   hk.return
