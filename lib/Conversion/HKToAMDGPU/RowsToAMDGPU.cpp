@@ -75,12 +75,16 @@ Value combine(OpBuilder &b, Location loc, Combine kind, Value lhs, Value rhs) {
 
 /// `value` (f32 scalars or vector) from the lane whose id differs from this
 /// lane's by `bit`.
-Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit) {
+Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
+                  const ChipInfo &chip) {
   if (bit < 32)
     return amdgpu::SwizzleBitModeOp::create(b, loc, value, /*and_mask=*/0x1f,
                                             /*or_mask=*/0, /*xor_mask=*/bit);
-  // ds_swizzle stays inside 32 lanes; the halves trade through bpermute,
-  // which addresses lanes in bytes.
+  // ds_swizzle stays inside 32 lanes. gfx950 swaps the halves in one VALU
+  // instruction; gfx942 trades them through bpermute, which addresses
+  // lanes in bytes.
+  if (chip.hasPermlaneSwap)
+    return amdgpu::PermlaneSwapOp::create(b, loc, value, /*row_length=*/32);
   Type i32 = b.getI32Type();
   Value address = arith::ShLIOp::create(
       b, loc,
@@ -103,7 +107,7 @@ Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit) {
 /// Reduces the rows (columns) of a lane's tile vector `tile` (f32) into the
 /// aligned f32 vector every lane holding those rows (columns) agrees on.
 Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
-                 Combine kind) {
+                 Combine kind, const ChipInfo &chip) {
   // A lane's own elements, pairwise so that the chains stay short.
   SmallVector<SmallVector<Value>> groups(align.vectorSlots());
   for (int64_t slot = 0; slot < align.tileSlots(); ++slot)
@@ -128,7 +132,8 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
   unsigned mask = align.layout.getReductionLaneMask(align.alongRows);
   for (unsigned bit = 1; bit < 64; bit <<= 1)
     if (mask & bit)
-      result = combine(b, loc, kind, result, fromLaneXor(b, loc, result, bit));
+      result =
+          combine(b, loc, kind, result, fromLaneXor(b, loc, result, bit, chip));
   return result;
 }
 
@@ -183,7 +188,10 @@ struct ReduceLowering : public OpConversionPattern<SourceOp> {
     // Narrow floats are reduced in f32 and rounded once.
     Value tile = convertElements(rewriter, loc, adaptor.getTile(),
                                  rewriter.getF32Type());
-    Value result = reduceTile(rewriter, loc, align, tile, kind);
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
+    Value result = reduceTile(rewriter, loc, align, tile, kind, *chip);
     if (Value init = adaptor.getInit())
       result =
           combine(rewriter, loc, kind, result,
@@ -347,6 +355,9 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
   LogicalResult
   matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
     Location loc = op.getLoc();
     Alignment align = alignmentOf(op.getScores().getType(), true);
     auto tileType = cast<VectorType>(adaptor.getScores().getType());
@@ -359,7 +370,8 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
                                 floatSplat(rewriter, loc, tileType, scale));
     Value max = adaptor.getMax();
     Value newMax = arith::MaxNumFOp::create(
-        rewriter, loc, max, reduceTile(rewriter, loc, align, x, Combine::Max));
+        rewriter, loc, max,
+        reduceTile(rewriter, loc, align, x, Combine::Max, *chip));
     Value masked = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OEQ, newMax,
         floatSplat(rewriter, loc, vecType,
@@ -375,7 +387,7 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
     Value newSum = arith::AddFOp::create(
         rewriter, loc,
         arith::MulFOp::create(rewriter, loc, rescale, adaptor.getSum()),
-        reduceTile(rewriter, loc, align, probs, Combine::Sum));
+        reduceTile(rewriter, loc, align, probs, Combine::Sum, *chip));
     rewriter.replaceOp(op, {probs, newMax, newSum, rescale});
     return success();
   }

@@ -1,4 +1,5 @@
 // RUN: hk-opt %s --hk-target=chip=gfx942 --convert-hk-to-amdgpu | FileCheck %s
+// RUN: hk-opt %s --hk-target=chip=gfx950 --convert-hk-to-amdgpu | FileCheck %s --check-prefix=GFX950
 
 // Row statistics of a `row` tile: each lane holds one row in runs of four
 // columns, the 4 lane groups (lane bits 16 and 32) hold the other runs.
@@ -15,6 +16,12 @@ hk.kernel @row_sum(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   // CHECK: rocdl.ds_bpermute
   // CHECK: arith.addf {{.*}} : vector<1xf32>
   // CHECK-NOT: swizzle_bitmode
+  // gfx950 swaps the wave's halves with v_permlane32_swap instead.
+  // GFX950-LABEL: llvm.func @row_sum
+  // GFX950: amdgpu.swizzle_bitmode {{.*}} 31 0 16 : vector<1xf32>
+  // GFX950: amdgpu.permlane_swap {{.*}} 32 : vector<1xf32>
+  // GFX950-NOT: rocdl.ds_bpermute
+  // GFX950-LABEL: llvm.func @col_max
   %s = hk.row_sum %t : !hk.rt<16x64xf32, row>
       -> !hk.rv<16xf32, #hk.vec<rows, row>>
   // Only the lanes with zero in the replica bits (16 and 32) write.
