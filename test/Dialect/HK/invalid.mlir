@@ -754,6 +754,26 @@ hk.kernel @k() waves(4) {
 
 // -----
 
+// Row statistics and broadcasts are float arithmetic.
+hk.kernel @k() waves(4) {
+  %t = hk.zero : !hk.rt<16x16xi32, row>
+  // expected-error @below {{'hk.row_sum' op expects floating-point elements, got 'i32'}}
+  %s = hk.row_sum %t : !hk.rt<16x16xi32, row> -> !hk.rv<16xi32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %t = hk.zero : !hk.rt<16x16xi32, row>
+  %v = hk.zero : !hk.rv<16xi32>
+  // expected-error @below {{'hk.mul_col' op expects floating-point elements, got 'i32'}}
+  %y = hk.mul_col %t, %v : !hk.rt<16x16xi32, row>, !hk.rv<16xi32>
+  hk.return
+}
+
+// -----
+
 hk.kernel @k() waves(4) {
   %t = hk.zero : !hk.rt<32x64xf32>
   // expected-note @below {{prior use here}}

@@ -755,6 +755,8 @@ HK_VERIFY_BINARY(MinOp)
 static LogicalResult verifyAlignedVector(Operation *op, RegisterTileType tile,
                                          RegisterVectorType vector,
                                          bool alongRows, StringRef what) {
+  if (failed(verifyFloatElements(op, tile)))
+    return failure();
   int64_t expected = alongRows ? tile.getRows() : tile.getCols();
   if (vector.getLength() != expected)
     return op->emitOpError()
