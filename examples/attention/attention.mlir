@@ -59,7 +59,136 @@ module {
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
-      scf.yield %m1, %l1, %o1 : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+      scf.yield %m1, %l1, %o1
+          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+    }
+    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
+    hk.return
+  }
+
+  // The same loop in HipKittens' two schedules; hk-schedule double-buffers
+  // the K and V tiles (the next pair loads while this one is used) and
+  // orders the work. Ping-pong: eight waves (128 query rows per block) in
+  // two groups taking turns between memory and MFMA clusters.
+  hk.kernel @attention_fwd_pingpong(
+      %Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
+      %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
+      waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    %qb8 = arith.muli %qb, %c8 : index
+    %qt = arith.addi %qb8, %w : index
+    %qrow = arith.muli %qt, %c16 : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x64xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x64xbf16>
+    %nk63 = arith.addi %nk, %c63 : index
+    %tiles = arith.divui %nk63, %c64 : index
+
+    %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
+    %l0 = hk.zero : !hk.rv<16xf32>
+    %o0 = hk.zero : !hk.rt<16x64xf32>
+    %sK = hk.alloc : !hk.st<64x64xbf16>
+    %sV = hk.alloc : !hk.st<64x64xbf16>
+    %r:3 = scf.for %j = %c0 to %tiles step %c1
+        iter_args(%m = %m0, %l = %l0, %o = %o0)
+        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
+      hk.group_load %K[%bh, %j, %c0], %sK
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.group_load %V[%bh, %j, %c0], %sV
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.barrier
+      %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %s0 = hk.zero : !hk.rt<16x64xf32>
+      %s = hk.mma abt %q, %k, %s0
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %key0 = arith.muli %j, %c64 : index
+      %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
+          : !hk.rt<16x64xf32>
+      // scale = log2(e) / sqrt(64)
+      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.18033688 : f32}
+          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
+      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma ab %pb, %v, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      // Every wave is done reading before the next tiles overwrite LDS.
+      hk.barrier
+      scf.yield %m1, %l1, %o1
+          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+    }
+    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
+    hk.return
+  }
+
+  // Interleave: four waves, MFMAs interleaved with single LDS reads and
+  // the prefetch's loads.
+  hk.kernel @attention_fwd_interleave(
+      %Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
+      %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
+      waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    %qb4 = arith.muli %qb, %c4 : index
+    %qt = arith.addi %qb4, %w : index
+    %qrow = arith.muli %qt, %c16 : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x64xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x64xbf16>
+    %nk63 = arith.addi %nk, %c63 : index
+    %tiles = arith.divui %nk63, %c64 : index
+
+    %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
+    %l0 = hk.zero : !hk.rv<16xf32>
+    %o0 = hk.zero : !hk.rt<16x64xf32>
+    %sK = hk.alloc : !hk.st<64x64xbf16>
+    %sV = hk.alloc : !hk.st<64x64xbf16>
+    %r:3 = scf.for %j = %c0 to %tiles step %c1
+        iter_args(%m = %m0, %l = %l0, %o = %o0)
+        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
+      hk.group_load %K[%bh, %j, %c0], %sK
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.group_load %V[%bh, %j, %c0], %sV
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.barrier
+      %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %s0 = hk.zero : !hk.rt<16x64xf32>
+      %s = hk.mma abt %q, %k, %s0
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %key0 = arith.muli %j, %c64 : index
+      %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
+          : !hk.rt<16x64xf32>
+      // scale = log2(e) / sqrt(64)
+      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.18033688 : f32}
+          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
+      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma ab %pb, %v, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      // Every wave is done reading before the next tiles overwrite LDS.
+      hk.barrier
+      scf.yield %m1, %l1, %o1
+          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
     %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
@@ -126,7 +255,8 @@ module {
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
-      scf.yield %m1, %l1, %o1 : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+      scf.yield %m1, %l1, %o1
+          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
     %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
@@ -135,4 +265,6 @@ module {
 }
 
 // HK-RUN: attention kernel=attention_fwd rows=64 shapes=1x64x64x64,2x128x192x64,3x70x100x64
+// HK-RUN: attention kernel=attention_fwd_pingpong rows=128 shapes=1x128x64x64,2x256x192x64,3x70x100x64
+// HK-RUN: attention kernel=attention_fwd_interleave rows=64 shapes=1x64x64x64,2x128x192x64,3x70x100x64
 // HK-RUN: attention kernel=attention_causal rows=64 causal=1 shapes=1x64x64x64,2x192x192x64,2x100x130x64
