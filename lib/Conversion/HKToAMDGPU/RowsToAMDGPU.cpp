@@ -73,16 +73,46 @@ Value combine(OpBuilder &b, Location loc, Combine kind, Value lhs, Value rhs) {
   llvm_unreachable("unknown combine");
 }
 
-/// `value` (f32 scalars or vector) from the lane whose id differs from this
-/// lane's by `bit`.
+/// `fn` applied to every element of `value` (a scalar or a 1-D vector).
+Value mapElements(OpBuilder &b, Location loc, Value value,
+                  function_ref<Value(Value)> fn) {
+  auto vecType = dyn_cast<VectorType>(value.getType());
+  if (!vecType)
+    return fn(value);
+  SmallVector<Value> mapped;
+  for (int64_t i = 0; i < vecType.getNumElements(); ++i)
+    mapped.push_back(fn(vector::ExtractOp::create(b, loc, value, i)));
+  return vector::FromElementsOp::create(b, loc, vecType, mapped);
+}
+
+/// For an all-reduce step: `value` (f32 scalars or vector) from a lane
+/// holding the values the lane whose id differs from this lane's by `bit`
+/// holds. `reduced` names the lane bits already combined, over which
+/// values are uniform: a mirror then serves as the exchange.
+///
+/// Cheapest first: DPP (a VALU operand modifier) for bits 1 and 2
+/// (quad_perm) and, once the lower bits are uniform, 4 and 8 (row half
+/// mirror, row mirror); ds_swizzle for 16; for 32, v_permlane32_swap on
+/// gfx950 and ds_bpermute (addressed in bytes) on gfx942.
 Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
-                  const ChipInfo &chip) {
+                  unsigned reduced, const ChipInfo &chip) {
+  auto dpp = [&](amdgpu::DPPPerm kind, Attribute argument) {
+    return mapElements(b, loc, value, [&](Value scalar) -> Value {
+      return amdgpu::DPPOp::create(b, loc, scalar, scalar, kind, argument);
+    });
+  };
+  auto quad = [&](ArrayRef<int32_t> lanes) { return b.getI32ArrayAttr(lanes); };
+  if (bit == 1)
+    return dpp(amdgpu::DPPPerm::quad_perm, quad({1, 0, 3, 2}));
+  if (bit == 2)
+    return dpp(amdgpu::DPPPerm::quad_perm, quad({2, 3, 0, 1}));
+  if (bit == 4 && (reduced & 3) == 3)
+    return dpp(amdgpu::DPPPerm::row_half_mirror, Attribute());
+  if (bit == 8 && (reduced & 7) == 7)
+    return dpp(amdgpu::DPPPerm::row_mirror, Attribute());
   if (bit < 32)
     return amdgpu::SwizzleBitModeOp::create(b, loc, value, /*and_mask=*/0x1f,
                                             /*or_mask=*/0, /*xor_mask=*/bit);
-  // ds_swizzle stays inside 32 lanes. gfx950 swaps the halves in one VALU
-  // instruction; gfx942 trades them through bpermute, which addresses
-  // lanes in bytes.
   if (chip.hasPermlaneSwap)
     return amdgpu::PermlaneSwapOp::create(b, loc, value, /*row_length=*/32);
   Type i32 = b.getI32Type();
@@ -90,18 +120,11 @@ Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
       b, loc,
       arith::XOrIOp::create(b, loc, laneId(b, loc), constI32(b, loc, bit)),
       constI32(b, loc, 2));
-  auto move = [&](Value scalar) -> Value {
+  return mapElements(b, loc, value, [&](Value scalar) -> Value {
     Value bits = arith::BitcastOp::create(b, loc, i32, scalar);
     Value moved = ROCDL::DsBpermuteOp::create(b, loc, i32, address, bits);
     return arith::BitcastOp::create(b, loc, scalar.getType(), moved);
-  };
-  auto vecType = dyn_cast<VectorType>(value.getType());
-  if (!vecType)
-    return move(value);
-  SmallVector<Value> moved;
-  for (int64_t i = 0; i < vecType.getNumElements(); ++i)
-    moved.push_back(move(vector::ExtractOp::create(b, loc, value, i)));
-  return vector::FromElementsOp::create(b, loc, vecType, moved);
+  });
 }
 
 /// Reduces the rows (columns) of a lane's tile vector `tile` (f32) into the
@@ -130,10 +153,14 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
   // Then the lanes that hold other columns (rows) of the same rows
   // (columns).
   unsigned mask = align.layout.getReductionLaneMask(align.alongRows);
-  for (unsigned bit = 1; bit < 64; bit <<= 1)
-    if (mask & bit)
-      result =
-          combine(b, loc, kind, result, fromLaneXor(b, loc, result, bit, chip));
+  unsigned reduced = 0;
+  for (unsigned bit = 1; bit < 64; bit <<= 1) {
+    if (!(mask & bit))
+      continue;
+    result = combine(b, loc, kind, result,
+                     fromLaneXor(b, loc, result, bit, reduced, chip));
+    reduced |= bit;
+  }
   return result;
 }
 

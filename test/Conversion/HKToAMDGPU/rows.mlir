@@ -50,17 +50,19 @@ hk.kernel @col_max(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
 }
 
 // Rows of the same accumulator: lanes 0-31 hold the columns, so the
-// butterfly runs over lane bits 1 to 16, all inside ds_swizzle's 32 lanes.
+// butterfly runs over lane bits 1 to 16: DPP for bits 1 and 2 (quad_perm)
+// and, the quads being uniform by then, 4 and 8 (half-row and row
+// mirrors); ds_swizzle for 16.
 // CHECK-LABEL: llvm.func @acc_rows
 hk.kernel @acc_rows(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   %c0 = arith.constant 0 : index
   %t = hk.load %x[%c0, %c0]
       : !hk.gl<?x?xf32> -> !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
   // CHECK: vector.from_elements {{.*}} : vector<16xf32>
-  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 1 : vector<16xf32>
-  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 2 : vector<16xf32>
-  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 4 : vector<16xf32>
-  // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 8 : vector<16xf32>
+  // CHECK-COUNT-16: amdgpu.dpp {{.*}} quad_perm([1 : i32, 0 : i32, 3 : i32, 2 : i32]) : f32
+  // CHECK-COUNT-16: amdgpu.dpp {{.*}} quad_perm([2 : i32, 3 : i32, 0 : i32, 1 : i32]) : f32
+  // CHECK-COUNT-16: amdgpu.dpp {{.*}} row_half_mirror : f32
+  // CHECK-COUNT-16: amdgpu.dpp {{.*}} row_mirror : f32
   // CHECK: amdgpu.swizzle_bitmode {{.*}} 31 0 16 : vector<16xf32>
   // CHECK-NOT: rocdl.ds_bpermute
   %m = hk.row_max %t : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
