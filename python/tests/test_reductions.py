@@ -26,7 +26,8 @@ LAYOUTS = {
 SOURCE = """
 hk.kernel @reduce(%x: !hk.gl<?x?xf32>, %rs: !hk.gl<?xf32>, %rm: !hk.gl<?xf32>,
                   %cs: !hk.gl<?xf32>, %cm: !hk.gl<?xf32>,
-                  %y: !hk.gl<?x?xf32>) waves(1) {{
+                  %y: !hk.gl<?x?xf32>, %r2: !hk.gl<?x?xf32>) waves(1) {{
+  %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<32x64xf32, {L}>
   %s = hk.row_sum %t : !hk.rt<32x64xf32, {L}> -> !hk.rv<32xf32>
@@ -37,6 +38,9 @@ hk.kernel @reduce(%x: !hk.gl<?x?xf32>, %rs: !hk.gl<?xf32>, %rm: !hk.gl<?xf32>,
   hk.store %m, %rm[%c0] : !hk.rv<32xf32> -> !hk.gl<?xf32>
   hk.store %c, %cs[%c0] : !hk.rv<64xf32> -> !hk.gl<?xf32>
   hk.store %n, %cm[%c0] : !hk.rv<64xf32> -> !hk.gl<?xf32>
+  // Row 1, second run of 32 columns of a 2-D view: past its last column
+  // nothing is written.
+  hk.store %s, %r2[%c1, %c1] : !hk.rv<32xf32> -> !hk.gl<?x?xf32>
   %d = hk.sub_row %t, %m : !hk.rt<32x64xf32, {L}>, !hk.rv<32xf32>
   %e = hk.div_col %d, %c : !hk.rt<32x64xf32, {L}>, !hk.rv<64xf32>
   hk.store %e, %y[%c0, %c0] : !hk.rt<32x64xf32, {L}> -> !hk.gl<?x?xf32>
@@ -55,8 +59,9 @@ def test_reductions(chip, layout):
     rs, rm = np.full(32, np.nan, np.float32), np.full(32, np.nan, np.float32)
     cs, cm = np.full(64, np.nan, np.float32), np.full(64, np.nan, np.float32)
     y = np.full((32, 64), np.nan, np.float32)
+    r2 = np.full((2, 40), -7.0, np.float32)
     res = mod.launch(hk.Device(chip), "reduce", grid=(1,),
-                     args=[x, rs, rm, cs, cm, y])
+                     args=[x, rs, rm, cs, cm, y, r2])
     assert res.ok and res.reports == ()
 
     x64 = x.astype(np.float64)
@@ -67,6 +72,8 @@ def test_reductions(chip, layout):
                   63 * u * np.abs(x64).sum(axis=1))
     col_bound = 31 * u * np.abs(x64).sum(axis=0)
     assert np.all(np.abs(cs - x64.sum(axis=0)) <= col_bound)
+    np.testing.assert_array_equal(r2[1, 32:], rs[:8])
+    assert np.all(r2[0] == -7.0) and np.all(r2[1, :32] == -7.0)
     # The broadcasts, against the kernel's own (checked) statistics: one
     # rounding for the subtraction and one for the division.
     want = (x64 - rm[:, None].astype(np.float64)) / cs[None, :]
