@@ -1,11 +1,12 @@
 // Flash-attention forward, O = softmax(Q K^T / sqrt(d)) V, for a batch of
 // heads: Q is BH x Nq x 64, K and V are BH x Nk x 64, all bf16; O is bf16.
 // Each wave owns 16 query rows (a block: 64). The block streams the keys in
-// tiles of 64: the four waves copy a K and a V tile into LDS together, then
-// each wave computes S = Q K^T on the MFMAs, one online-softmax step
-// (hk.softmax keeps the running row max and sum), rescales its f32 output
-// accumulator per row and adds P (rounded to bf16) times V. Keys past Nk
-// are masked to -inf; Nq and Nk are runtime sizes.
+// tiles of 64: the four waves copy a K and a V tile into LDS together (V
+// transposed, so that P V reads it as P (V^T)^T along its rows), then each
+// wave computes S = Q K^T on the MFMAs, one online-softmax step (hk.softmax
+// keeps the running row max and sum), rescales its f32 output accumulator
+// per row and adds P (rounded to bf16) times V. Keys past Nk are masked to
+// -inf; Nq and Nk are runtime sizes.
 module {
   hk.kernel @attention_fwd(%Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
                            %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
@@ -33,13 +34,13 @@ module {
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
-    %sV = hk.alloc : !hk.st<64x64xbf16>
+    %sVt = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
       hk.group_load %K[%bh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sV
+      hk.group_load %V[%bh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -54,8 +55,8 @@ module {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
-      %o1 = hk.mma ab %pb, %v, %os
+      %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
@@ -98,13 +99,13 @@ module {
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
-    %sV = hk.alloc : !hk.st<64x64xbf16>
+    %sVt = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
       hk.group_load %K[%bh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sV
+      hk.group_load %V[%bh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -119,8 +120,8 @@ module {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
-      %o1 = hk.mma ab %pb, %v, %os
+      %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
@@ -161,13 +162,13 @@ module {
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
-    %sV = hk.alloc : !hk.st<64x64xbf16>
+    %sVt = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
       hk.group_load %K[%bh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sV
+      hk.group_load %V[%bh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -182,8 +183,8 @@ module {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
-      %o1 = hk.mma ab %pb, %v, %os
+      %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
@@ -228,13 +229,13 @@ module {
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
-    %sV = hk.alloc : !hk.st<64x64xbf16>
+    %sVt = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
       hk.group_load %K[%bh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sV
+      hk.group_load %V[%bh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -250,8 +251,8 @@ module {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
-      %o1 = hk.mma ab %pb, %v, %os
+      %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier

@@ -386,12 +386,22 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
     Value chunk = arith::AddIOp::create(
         b, loc, tid,
         arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
-    Value row = arith::DivUIOp::create(b, loc, chunk,
-                                       constI32(b, loc, plan.chunksPerRow));
-    Value col = mulI32(b, loc,
-                       arith::RemUIOp::create(
-                           b, loc, chunk, constI32(b, loc, plan.chunksPerRow)),
-                       plan.chunkElems);
+    // Along the rows of chunks, or down their columns (GroupCopyPlan).
+    Value row, col;
+    if (plan.downRows) {
+      row = arith::RemUIOp::create(b, loc, chunk, constI32(b, loc, plan.rows));
+      col = mulI32(
+          b, loc,
+          arith::DivUIOp::create(b, loc, chunk, constI32(b, loc, plan.rows)),
+          plan.chunkElems);
+    } else {
+      row = arith::DivUIOp::create(b, loc, chunk,
+                                   constI32(b, loc, plan.chunksPerRow));
+      col = mulI32(b, loc,
+                   arith::RemUIOp::create(b, loc, chunk,
+                                          constI32(b, loc, plan.chunksPerRow)),
+                   plan.chunkElems);
+    }
     SmallVector<Value> conditions = {
         ult(b, loc, tid, constI32(b, loc, plan.lanes))};
     if (mayBePartial)
@@ -514,11 +524,15 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     if (failed(view))
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     int64_t lanes = groupLanes(op.getWaves());
-    GroupCopyPlan plan = planGroupCopy(shared, lanes);
-    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
-                                   plan.rows, plan.cols);
     Type memElem = getMemoryElementType(shared.getElementType());
     int64_t bytes = getElementBytes(memElem);
+    bool transpose = op.getTranspose();
+    GroupCopyPlan plan =
+        transpose ? planTransposedCopy(shared.getRows(), shared.getCols(),
+                                       bytes, lanes)
+                  : planGroupCopy(shared, lanes);
+    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
+                                   plan.rows, plan.cols);
     Value ldsBase = adaptor.getDest();
     const ChipInfo *chip = lookupTargetChip(op);
     if (!chip)
@@ -531,6 +545,16 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
         origin.isInside(rewriter, loc, plan.rows, plan.cols, plan.chunkElems),
         /*withElseRegion=*/true);
     auto storePieces = [&](OpBuilder &b, Value row, Value col, Value chunk) {
+      if (transpose) {
+        for (int64_t e = 0; e < plan.chunkElems; ++e) {
+          Value off =
+              sharedElementOffset(b, loc, shared, addI32(b, loc, col, e), row);
+          lds.markTileAccess(LLVM::StoreOp::create(
+              b, loc, extractAt(b, loc, chunk, e, 1),
+              elementPointer(b, loc, ldsBase, memElem, off), bytes));
+        }
+        return;
+      }
       for (int64_t p = 0; p < plan.chunkElems; p += plan.pieceElems) {
         Value off =
             sharedElementOffset(b, loc, shared, row, addI32(b, loc, col, p));

@@ -16,6 +16,9 @@ hk.kernel @paths(%a: !hk.gl<?x?xbf16>, %c: !hk.gl<?x?xf32>) waves(4) {
   // ALWAYS: hk.group_load %{{.*}}, %{{.*}} {path = #hk.path<direct>}
   // NEVER: hk.group_load %{{.*}}, %{{.*}} {path = #hk.path<buffer>}
   hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  // A transposing load goes through registers, even with direct=always.
+  // CHECK: hk.group_load %{{.*}}, %{{.*}} transpose {path = #hk.path<buffer>}
+  hk.group_load %a[%c0, %c0], %s transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
   // A path chosen by hand is kept.
   // CHECK: hk.group_load async {{.*}} {path = #hk.path<global>}
   %t = hk.group_load async %a[%c0, %c0], %s {path = #hk.path<global>}

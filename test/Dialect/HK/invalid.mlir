@@ -864,6 +864,17 @@ hk.kernel @k(%a: !hk.gl<?x?xf32>) waves(1) {
 
 // -----
 
+hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<16x64xbf16>
+  // expected-error @below {{transposes through registers; a direct-to-LDS load cannot transpose}}
+  hk.group_load %a[%c0, %c0], %s transpose {path = #hk.path<direct>}
+      : !hk.gl<?x?xbf16>, !hk.st<16x64xbf16>
+  hk.return
+}
+
+// -----
+
 // On gfx950 each lane of a direct load writes 16 consecutive LDS bytes; a
 // swizzle moving 8-byte groups would scatter them.
 module attributes {hk.target = #hk.target<"gfx950">} {

@@ -462,6 +462,9 @@ LogicalResult GroupLoadOp::verify() {
     return failure();
   if (getPath() != TransferPath::Direct)
     return success();
+  if (getTranspose())
+    return emitOpError() << "transposes through registers; a direct-to-LDS "
+                            "load cannot transpose";
   // Each lane of a direct-to-LDS load writes its bytes at consecutive LDS
   // addresses, so the swizzle must keep them together.
   const ChipInfo *chip = lookupTargetChip(*this);

@@ -44,13 +44,26 @@ GroupCopyPlan hk::planGroupCopy(int64_t rows, int64_t cols,
   return plan;
 }
 
+GroupCopyPlan hk::planTransposedCopy(int64_t rows, int64_t cols,
+                                     int64_t elementBytes, int64_t lanes) {
+  GroupCopyPlan plan = planGroupCopy(cols, rows, elementBytes, lanes, rows);
+  plan.pieceElems = 1;
+  plan.downRows = true;
+  return plan;
+}
+
 bool GroupCopyPlan::chunkOf(int64_t lane, int64_t round, int64_t &row,
                             int64_t &col) const {
   int64_t chunk = lane + round * lanes;
   if (lane >= lanes || chunk >= chunks)
     return false;
-  row = chunk / chunksPerRow;
-  col = (chunk % chunksPerRow) * chunkElems;
+  if (downRows) {
+    row = chunk % rows;
+    col = chunk / rows * chunkElems;
+  } else {
+    row = chunk / chunksPerRow;
+    col = chunk % chunksPerRow * chunkElems;
+  }
   return true;
 }
 

@@ -51,9 +51,11 @@ public:
                  "hk-target first";
           return WalkResult::interrupt();
         }
-        bool useDirect = direct == "always" ||
-                         (direct == "auto" &&
-                          chip->maxDirectToLdsBytes() >= kDirectChunkBytes);
+        // A transposing load rearranges its data in registers.
+        bool useDirect = !groupLoad.getTranspose() &&
+                         (direct == "always" ||
+                          (direct == "auto" &&
+                           chip->maxDirectToLdsBytes() >= kDirectChunkBytes));
         groupLoad.setPathAttr(
             pathAttr(useDirect ? TransferPath::Direct : TransferPath::Buffer));
       }

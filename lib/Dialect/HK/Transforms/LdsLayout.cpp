@@ -29,9 +29,18 @@ struct Cost {
   bool operator<(const Cost &o) const {
     return std::tie(cycles, instructions) < std::tie(o.cycles, o.instructions);
   }
+
+  /// Adds one wave's share of work that `waves` waves split between them.
+  void addShare(const Cost &total, int64_t waves) {
+    cycles += (total.cycles + waves - 1) / waves;
+    instructions += (total.instructions + waves - 1) / waves;
+    conflicts += (total.conflicts + waves - 1) / waves;
+  }
 };
 
-/// Simulates the LDS instructions of every access to one shared tile.
+/// Simulates the LDS instructions of every access to one shared tile, as
+/// the cost to one wave: its own tile reads and writes, and its share of
+/// the group copies.
 class AccessSimulator {
 public:
   AccessSimulator(const ChipInfo &chip, SharedTileType type)
@@ -62,6 +71,9 @@ public:
       else if (auto store = dyn_cast<StoreOp>(use))
         addTileAccesses(cost, swizzle, store.getValue().getType(),
                         !store.getIndices().empty(), /*write=*/true);
+      else if (auto groupLoad = dyn_cast<GroupLoadOp>(use);
+               groupLoad && groupLoad.getTranspose())
+        addTransposedLoad(cost, swizzle, groupLoad);
       else if (auto groupLoad = dyn_cast<GroupLoadOp>(use))
         addGroupCopy(cost, swizzle, groupLoad, /*write=*/true);
       else if (auto groupStore = dyn_cast<GroupStoreOp>(use))
@@ -127,6 +139,7 @@ private:
     GroupCopyPlan plan =
         planGroupCopy(type.getRows(), type.getCols(), bytes, lanes,
                       swizzleContiguousElements(swizzle, type.getCols()));
+    Cost total;
     SmallVector<uint32_t, 64> addresses(64);
     for (int64_t wave = 0; wave < lanes / 64; ++wave)
       for (int64_t round = 0; round < plan.rounds; ++round)
@@ -143,8 +156,39 @@ private:
             addresses[lane] = byteAddress(swizzle, row, col + piece);
           }
           if (any)
-            addInstruction(cost, addresses, plan.pieceElems * bytes, write);
+            addInstruction(total, addresses, plan.pieceElems * bytes, write);
         }
+    cost.addShare(total, lanes / 64);
+  }
+
+  /// A transposing group load: lanes read chunks of rows of the global
+  /// tile (the shared tile's columns) and write their elements one by one
+  /// down the shared tile's columns.
+  void addTransposedLoad(Cost &cost, SwizzleAttr swizzle, GroupLoadOp op) {
+    int64_t lanes = int64_t(op.getWaves().value_or(
+                        op->getParentOfType<KernelOp>().getWaves())) *
+                    64;
+    GroupCopyPlan plan =
+        planTransposedCopy(type.getRows(), type.getCols(), bytes, lanes);
+    Cost total;
+    SmallVector<uint32_t, 64> addresses(64);
+    for (int64_t wave = 0; wave < lanes / 64; ++wave)
+      for (int64_t round = 0; round < plan.rounds; ++round)
+        for (int64_t element = 0; element < plan.chunkElems; ++element) {
+          bool any = false;
+          for (unsigned lane = 0; lane < 64; ++lane) {
+            int64_t row, col;
+            if (!plan.chunkOf(wave * 64 + lane, round, row, col)) {
+              addresses[lane] = UINT32_MAX;
+              continue;
+            }
+            any = true;
+            addresses[lane] = byteAddress(swizzle, col + element, row);
+          }
+          if (any)
+            addInstruction(total, addresses, bytes, /*write=*/true);
+        }
+    cost.addShare(total, lanes / 64);
   }
 
   const ChipInfo &chip;

@@ -388,7 +388,7 @@ private:
     Type token = async ? TokenType::get(b.getContext()) : Type();
     return GroupLoadOp::create(
         b, load.getLoc(), token, async ? b.getUnitAttr() : UnitAttr(),
-        load.getSource(), indices, dest,
+        load.getSource(), indices, dest, load.getTransposeAttr(),
         waves ? b.getI32IntegerAttr(*waves) : IntegerAttr(),
         TransferPathAttr());
   }

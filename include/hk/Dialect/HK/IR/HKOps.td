@@ -170,19 +170,30 @@ def HK_GroupLoadOp : HK_Op<"group_load"> {
     says how the data moves; with `direct`, the async form's token is what
     `hk.wait` counts when it computes its `vmcnt`.
 
+    With `transpose`, the shared tile receives the transpose of the global
+    tile, which is then `C x R` for an `R x C` shared tile (the indices
+    count in tiles of that shape). A K-major operand (V in attention, B in
+    A·B) stored this way is read along its rows, with wide LDS reads,
+    instead of one element at a time down its columns. The data goes
+    through registers (no `direct` path).
+
     ```mlir
     %t = hk.group_load async %A[%i, %k], %sA
         : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+    hk.group_load %V[%j, %c0], %sVt transpose
+        : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
     ```
   }];
   let arguments = (ins UnitAttr:$async, HK_GlobalViewType:$source,
                        Variadic<Index>:$indices, HK_SharedTileType:$dest,
+                       UnitAttr:$transpose,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves,
                        OptionalAttr<HK_TransferPathAttr>:$path);
   let results = (outs Optional<HK_TokenType>:$token);
   let assemblyFormat = [{
-    (`async` $async^)? $source `[` $indices `]` `,` $dest attr-dict `:`
-    qualified(type($source)) `,` qualified(type($dest)) (`->` qualified(type($token))^)?
+    (`async` $async^)? $source `[` $indices `]` `,` $dest (`transpose` $transpose^)?
+    attr-dict `:` qualified(type($source)) `,` qualified(type($dest))
+    (`->` qualified(type($token))^)?
   }];
   let hasVerifier = 1;
 }

@@ -49,6 +49,10 @@ struct GroupCopyPlan {
   int64_t lanes;        ///< Lanes taking part.
   int64_t rounds;       ///< ceil(chunks / lanes).
   int64_t pieceElems;   ///< Contiguous elements on the LDS side.
+  /// Consecutive chunks go down a column of chunks rather than along a row:
+  /// the order of a transposing copy, whose lanes then write consecutive
+  /// LDS elements of one row of the transposed tile.
+  bool downRows = false;
 
   /// (row, col) of the chunk lane `lane` copies in `round`, or false when
   /// the lane has none.
@@ -58,6 +62,12 @@ struct GroupCopyPlan {
 /// `contiguous`: elements that stay together in LDS (the swizzle's vec).
 GroupCopyPlan planGroupCopy(int64_t rows, int64_t cols, int64_t elementBytes,
                             int64_t lanes, int64_t contiguous);
+
+/// The plan of a transposing group load into a `rows x cols` shared tile:
+/// the global tile is `cols x rows`, copied in 16-byte chunks of its rows
+/// taken down its columns, each element written on its own.
+GroupCopyPlan planTransposedCopy(int64_t rows, int64_t cols,
+                                 int64_t elementBytes, int64_t lanes);
 
 /// Elements that stay contiguous in a row under `swizzle` (null: no
 /// swizzle).
