@@ -2,6 +2,8 @@
 
 #include "Lowering.h"
 
+#include "hk/Dialect/HK/IR/LdsCost.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,8 +63,11 @@ struct ConvertLowering : public OpConversionPattern<ConvertOp> {
 };
 
 /// Equivalent layouts convert for free. Otherwise each lane writes its
-/// elements to the wave's LDS scratch in row-major order and reads back the
-/// elements its new layout gives it.
+/// elements to the wave's LDS scratch, seen as a shared tile of the same
+/// shape, and reads back the elements its new layout gives it. The
+/// scratch's swizzle is chosen for this pair of layouts by the same cost
+/// model as hk-lds-layout's: without one, the rows of an MFMA operand read
+/// from row-major scratch meet in the same banks.
 struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
   ConvertLayoutLowering(HKTypeConverter &converter, MLIRContext *ctx,
                         const LdsPlan &plan)
@@ -74,14 +79,15 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
     auto from = dyn_cast<RegisterTileType>(op.getSource().getType());
     auto to = dyn_cast<RegisterTileType>(op.getType());
     if (!from || !to)
-      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
+      return rewriter.notifyMatchFailure(op, "not a tile conversion");
     if (!conversionMovesData(op)) {
       rewriter.replaceOp(op, adaptor.getSource());
       return success();
     }
     Location loc = op.getLoc();
     auto lds = plan.kernels.find(getKernelName(op));
-    if (lds == plan.kernels.end() || !lds->second.scratchPerWave)
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (lds == plan.kernels.end() || !lds->second.scratchPerWave || !chip)
       return rewriter.notifyMatchFailure(op, "no scratch was planned");
     Value offset = arith::AddIOp::create(
         rewriter, loc, constI32(rewriter, loc, lds->second.scratchOffset),
@@ -89,46 +95,40 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
             rewriter, loc, waveId(rewriter, loc),
             constI32(rewriter, loc, lds->second.scratchPerWave)));
     Value scratch = getLdsPointer(rewriter, loc, op, offset);
+    SharedTileType scratchType = chooseScratch(*chip, from, to);
     Type memElem = getMemoryElementType(from.getElementType());
-    int64_t bytes = getElementBytes(memElem);
-    int64_t cols = from.getCols();
-    Value values = convertElements(rewriter, loc, adaptor.getSource(), memElem);
-
-    auto pointerOf = [&](LanePlacement lane, const AccessUnit &unit) {
-      Value row = addI32(rewriter, loc, lane.row, unit.row);
-      Value col = addI32(rewriter, loc, lane.col, unit.col);
-      Value off = arith::AddIOp::create(rewriter, loc,
-                                        mulI32(rewriter, loc, row, cols), col);
-      return elementPointer(rewriter, loc, scratch, memElem, off);
-    };
 
     waveBarrier(rewriter, loc);
-    FragmentLayout fromLayout = *FragmentLayout::get(from.getLayout());
-    LanePlacement fromLane = placeLane(rewriter, loc, fromLayout);
-    for (const AccessUnit &unit :
-         enumerateAccesses(fromLayout, from.getRows(), cols, bytes))
-      LLVM::StoreOp::create(
-          rewriter, loc,
-          extractAt(rewriter, loc, values, unit.slot, unit.width),
-          pointerOf(fromLane, unit), bytes * unit.width);
+    storeSharedTile(
+        rewriter, loc, plan, scratch, scratchType, {}, from,
+        convertElements(rewriter, loc, adaptor.getSource(), memElem));
     waveBarrier(rewriter, loc);
-    FragmentLayout toLayout = *FragmentLayout::get(to.getLayout());
-    LanePlacement toLane = placeLane(rewriter, loc, toLayout);
-    Value result = zeroOf(rewriter, loc,
-                          VectorType::get({to.getNumElements() / 64}, memElem));
-    for (const AccessUnit &unit :
-         enumerateAccesses(toLayout, to.getRows(), cols, bytes)) {
-      Type type = unit.width == 1
-                      ? memElem
-                      : Type(VectorType::get({unit.width}, memElem));
-      Value v = LLVM::LoadOp::create(
-          rewriter, loc, type, pointerOf(toLane, unit), bytes * unit.width);
-      result = insertAt(rewriter, loc, v, result, unit.slot);
-    }
+    Value raw =
+        loadSharedTile(rewriter, loc, plan, scratch, scratchType, {}, to);
     waveBarrier(rewriter, loc);
     rewriter.replaceOp(
-        op, convertElements(rewriter, loc, result, to.getElementType()));
+        op, convertElements(rewriter, loc, raw, to.getElementType()));
     return success();
+  }
+
+  static SharedTileType chooseScratch(const ChipInfo &chip,
+                                      RegisterTileType from,
+                                      RegisterTileType to) {
+    MLIRContext *ctx = from.getContext();
+    auto type = SharedTileType::get(ctx, from.getShape(), from.getElementType(),
+                                    Attribute());
+    LdsAccessModel model(chip, type);
+    SwizzleAttr swizzle = pickSwizzle(
+        ctx, from.getCols(), getElementBits(from.getElementType()) / 8,
+        [&](SwizzleAttr candidate) -> std::optional<LdsCost> {
+          LdsCost cost;
+          model.addTileAccesses(cost, candidate, from, /*subtile=*/false,
+                                /*write=*/true);
+          model.addTileAccesses(cost, candidate, to, /*subtile=*/false,
+                                /*write=*/false);
+          return cost;
+        });
+    return type.withSwizzle(swizzle);
   }
 
   const LdsPlan &plan;

@@ -240,6 +240,18 @@ mlir::Value sharedElementOffset(mlir::OpBuilder &b, mlir::Location loc,
                                 SharedTileType type, mlir::Value row,
                                 mlir::Value col);
 
+/// A register tile's elements (in the memory element type) read from the
+/// shared tile at `base`: its subtile `indices`, or all of it without.
+mlir::Value loadSharedTile(mlir::OpBuilder &b, mlir::Location loc,
+                           const LdsPlan &lds, mlir::Value base,
+                           SharedTileType shared, mlir::ValueRange indices,
+                           RegisterTileType tile);
+/// The inverse: writes `values` (memory element type) of `tile`.
+void storeSharedTile(mlir::OpBuilder &b, mlir::Location loc, const LdsPlan &lds,
+                     mlir::Value base, SharedTileType shared,
+                     mlir::ValueRange indices, RegisterTileType tile,
+                     mlir::Value values);
+
 /// Elements that stay contiguous in a row under the tile's swizzle.
 inline int64_t sharedContiguousElements(SharedTileType type) {
   return swizzleContiguousElements(

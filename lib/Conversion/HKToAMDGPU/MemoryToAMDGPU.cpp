@@ -290,24 +290,9 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
       raw = emitGlobalTileLoad(rewriter, loc, *access,
                                tile.getNumElements() / 64);
     } else {
-      auto shared = cast<SharedTileType>(op.getSource().getType());
-      SharedTileAccess access =
-          prepareSharedAccess(rewriter, loc, adaptor.getSource(), shared,
-                              adaptor.getIndices(), tile);
-      int64_t bytes = getElementBytes(access.memElem);
-      raw =
-          zeroOf(rewriter, loc,
-                 VectorType::get({tile.getNumElements() / 64}, access.memElem));
-      for (const AccessUnit &unit : access.units) {
-        Type type = unit.width == 1
-                        ? access.memElem
-                        : Type(VectorType::get({unit.width}, access.memElem));
-        auto v = LLVM::LoadOp::create(rewriter, loc, type,
-                                      access.pointerOf(rewriter, loc, unit),
-                                      bytes * unit.width);
-        lds.markTileAccess(v);
-        raw = insertAt(rewriter, loc, v, raw, unit.slot);
-      }
+      raw = loadSharedTile(rewriter, loc, lds, adaptor.getSource(),
+                           cast<SharedTileType>(op.getSource().getType()),
+                           adaptor.getIndices(), tile);
     }
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, raw, tile.getElementType()));
@@ -350,15 +335,9 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
       return success();
     }
 
-    auto shared = cast<SharedTileType>(op.getDest().getType());
-    SharedTileAccess access = prepareSharedAccess(
-        rewriter, loc, adaptor.getDest(), shared, adaptor.getIndices(), tile);
-    int64_t bytes = getElementBytes(access.memElem);
-    for (const AccessUnit &unit : access.units)
-      lds.markTileAccess(LLVM::StoreOp::create(
-          rewriter, loc,
-          extractAt(rewriter, loc, values, unit.slot, unit.width),
-          access.pointerOf(rewriter, loc, unit), bytes * unit.width));
+    storeSharedTile(rewriter, loc, lds, adaptor.getDest(),
+                    cast<SharedTileType>(op.getDest().getType()),
+                    adaptor.getIndices(), tile, values);
     rewriter.eraseOp(op);
     return success();
   }
@@ -710,6 +689,39 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
 };
 
 } // namespace
+
+Value lowering::loadSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
+                               Value base, SharedTileType shared,
+                               ValueRange indices, RegisterTileType tile) {
+  SharedTileAccess access =
+      prepareSharedAccess(b, loc, base, shared, indices, tile);
+  int64_t bytes = getElementBytes(access.memElem);
+  Value raw = zeroOf(
+      b, loc, VectorType::get({tile.getNumElements() / 64}, access.memElem));
+  for (const AccessUnit &unit : access.units) {
+    Type type = unit.width == 1
+                    ? access.memElem
+                    : Type(VectorType::get({unit.width}, access.memElem));
+    auto v = LLVM::LoadOp::create(b, loc, type, access.pointerOf(b, loc, unit),
+                                  bytes * unit.width);
+    lds.markTileAccess(v);
+    raw = insertAt(b, loc, v, raw, unit.slot);
+  }
+  return raw;
+}
+
+void lowering::storeSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
+                               Value base, SharedTileType shared,
+                               ValueRange indices, RegisterTileType tile,
+                               Value values) {
+  SharedTileAccess access =
+      prepareSharedAccess(b, loc, base, shared, indices, tile);
+  int64_t bytes = getElementBytes(access.memElem);
+  for (const AccessUnit &unit : access.units)
+    lds.markTileAccess(LLVM::StoreOp::create(
+        b, loc, extractAt(b, loc, values, unit.slot, unit.width),
+        access.pointerOf(b, loc, unit), bytes * unit.width));
+}
 
 void lowering::populateMemoryPatterns(HKTypeConverter &converter,
                                       RewritePatternSet &patterns,
