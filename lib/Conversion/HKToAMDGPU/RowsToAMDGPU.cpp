@@ -310,10 +310,30 @@ Value sub(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return arith::SubIOp::create(b, loc, lhs, rhs);
 }
 
+Value sle(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lhs, rhs);
+}
+
+/// `tile` where the wave-uniform `keepAll` holds (interior tiles, tiles
+/// wholly on the kept side of a diagonal: a branch over the whole tile),
+/// else `masked()`.
+Value maskUnless(OpBuilder &b, Location loc, Value keepAll, Value tile,
+                 function_ref<Value()> masked) {
+  auto branch = scf::IfOp::create(b, loc, tile.getType(), keepAll,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  scf::YieldOp::create(b, loc, tile);
+  b.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(b, loc, masked());
+  return branch.getResult(0);
+}
+
 /// tril and causal_mask keep `col - row <= diagonal`, triu keeps
 /// `col - row >= diagonal`: with col = col0 + laneCol + colOffset (and the
 /// same for rows), the slot's `colOffset - rowOffset` is compared with
-/// `diagonal - (col0 - row0) - (laneCol - laneRow)`.
+/// `diagonal - (col0 - row0) - (laneCol - laneRow)`. Tiles wholly on the
+/// kept side skip the masking.
 template <typename SourceOp, bool keepAbove>
 struct TriangleLowering : public OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
@@ -323,24 +343,37 @@ struct TriangleLowering : public OpConversionPattern<SourceOp> {
   matchAndRewrite(SourceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SlotPlacement slots = placeSlots(rewriter, loc, op.getTile().getType());
-    SmallVector<int32_t> diffs;
-    for (auto [r, c] : llvm::zip(slots.rowOffsets, slots.colOffsets))
-      diffs.push_back(c - r);
+    RegisterTileType tile = op.getTile().getType();
     Value origin = sub(rewriter, loc, toI32(rewriter, loc, adaptor.getCol()),
                        toI32(rewriter, loc, adaptor.getRow()));
-    Value lane = sub(rewriter, loc, slots.lane.col, slots.lane.row);
-    Value limit = sub(rewriter, loc, constI32(rewriter, loc, op.getDiagonal()),
-                      arith::AddIOp::create(rewriter, loc, origin, lane));
-    Value drop = dropSlots(rewriter, loc, diffs, limit, /*strict=*/false,
-                           /*reversed=*/keepAbove);
+    Value diagonal = constI32(rewriter, loc, op.getDiagonal());
+    // col - row over the tile spans origin - (R - 1) to origin + (C - 1).
+    Value keepAll =
+        keepAbove
+            ? sle(rewriter, loc, diagonal,
+                  addI32(rewriter, loc, origin, 1 - tile.getRows()))
+            : sle(rewriter, loc,
+                  addI32(rewriter, loc, origin, tile.getCols() - 1), diagonal);
     rewriter.replaceOp(
-        op, maskedFill(rewriter, loc, drop, adaptor.getTile(), op.getFill()));
+        op, maskUnless(rewriter, loc, keepAll, adaptor.getTile(), [&] {
+          SlotPlacement slots = placeSlots(rewriter, loc, tile);
+          SmallVector<int32_t> diffs;
+          for (auto [r, c] : llvm::zip(slots.rowOffsets, slots.colOffsets))
+            diffs.push_back(c - r);
+          Value lane = sub(rewriter, loc, slots.lane.col, slots.lane.row);
+          Value limit = sub(rewriter, loc, diagonal,
+                            arith::AddIOp::create(rewriter, loc, origin, lane));
+          Value drop = dropSlots(rewriter, loc, diffs, limit,
+                                 /*strict=*/false, /*reversed=*/keepAbove);
+          return maskedFill(rewriter, loc, drop, adaptor.getTile(),
+                            op.getFill());
+        }));
     return success();
   }
 };
 
-/// Keeps `row0 + laneRow + rowOffset < rows` and the same for columns.
+/// Keeps `row0 + laneRow + rowOffset < rows` and the same for columns;
+/// tiles wholly inside skip the masking.
 struct BoundsMaskLowering : public OpConversionPattern<BoundsMaskOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -348,23 +381,31 @@ struct BoundsMaskLowering : public OpConversionPattern<BoundsMaskOp> {
   matchAndRewrite(BoundsMaskOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SlotPlacement slots = placeSlots(rewriter, loc, op.getTile().getType());
-    auto room = [&](Value limit, Value origin, Value lane) {
-      return sub(rewriter, loc,
-                 sub(rewriter, loc, toI32(rewriter, loc, limit),
-                     toI32(rewriter, loc, origin)),
-                 lane);
+    RegisterTileType tile = op.getTile().getType();
+    auto room = [&](Value limit, Value origin) {
+      return sub(rewriter, loc, toI32(rewriter, loc, limit),
+                 toI32(rewriter, loc, origin));
     };
-    Value drop = arith::OrIOp::create(
+    Value rowRoom = room(adaptor.getRows(), adaptor.getRow());
+    Value colRoom = room(adaptor.getCols(), adaptor.getCol());
+    Value inside = arith::AndIOp::create(
         rewriter, loc,
-        dropSlots(rewriter, loc, slots.rowOffsets,
-                  room(adaptor.getRows(), adaptor.getRow(), slots.lane.row),
-                  /*strict=*/true),
-        dropSlots(rewriter, loc, slots.colOffsets,
-                  room(adaptor.getCols(), adaptor.getCol(), slots.lane.col),
-                  /*strict=*/true));
+        sle(rewriter, loc, constI32(rewriter, loc, tile.getRows()), rowRoom),
+        sle(rewriter, loc, constI32(rewriter, loc, tile.getCols()), colRoom));
     rewriter.replaceOp(
-        op, maskedFill(rewriter, loc, drop, adaptor.getTile(), op.getFill()));
+        op, maskUnless(rewriter, loc, inside, adaptor.getTile(), [&] {
+          SlotPlacement slots = placeSlots(rewriter, loc, tile);
+          Value drop = arith::OrIOp::create(
+              rewriter, loc,
+              dropSlots(rewriter, loc, slots.rowOffsets,
+                        sub(rewriter, loc, rowRoom, slots.lane.row),
+                        /*strict=*/true),
+              dropSlots(rewriter, loc, slots.colOffsets,
+                        sub(rewriter, loc, colRoom, slots.lane.col),
+                        /*strict=*/true));
+          return maskedFill(rewriter, loc, drop, adaptor.getTile(),
+                            op.getFill());
+        }));
     return success();
   }
 };

@@ -104,8 +104,14 @@ hk.kernel @masks(%x: !hk.gl<?x?xf32>, %i32: i32) waves(1) {
   %i = arith.index_cast %i32 : i32 to index
   %n = hk.dim %x[1] : !hk.gl<?x?xf32>
   %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, row>
-  // col - row per slot (the four columns of the lane's run) against the
-  // lane's limit; the fill where the difference is negative.
+  // A tile wholly below the diagonal (its largest col - row, col0 - row0 +
+  // 15, within it) passes through; otherwise col - row per slot (the four
+  // columns of the lane's run) against the lane's limit, the fill where
+  // the difference is negative.
+  // CHECK: %[[ALL:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : i32
+  // CHECK: scf.if %[[ALL]] -> (vector<4xf32>) {
+  // CHECK-NEXT: scf.yield %{{.*}} : vector<4xf32>
+  // CHECK-NEXT: } else {
   // CHECK: %[[D:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
   // CHECK: %[[M:.*]] = arith.subi %{{.*}}, %[[D]] : vector<4xi32>
   // CHECK: %[[DROP:.*]] = arith.shrsi %[[M]], %{{.*}} : vector<4xi32>
@@ -123,8 +129,11 @@ hk.kernel @masks(%x: !hk.gl<?x?xf32>, %i32: i32) waves(1) {
   // CHECK: arith.constant dense<0.000000e+00> : vector<4xf32>
   %u = hk.triu %c[%i, %c0] {diagonal = 1 : i64, fill = 0.0 : f32}
       : !hk.rt<16x16xf32, row>
-  // Bounds: strict, so the slot offsets are shifted by one; rows and
-  // columns drop together.
+  // Bounds: a tile wholly inside passes through; otherwise strict
+  // comparisons (the slot offsets shifted by one), rows and columns
+  // dropping together.
+  // CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+  // CHECK: scf.if %[[IN]] -> (vector<4xf32>) {
   // CHECK: arith.constant dense<1> : vector<4xi32>
   // CHECK: arith.shrsi
   // CHECK: arith.constant dense<[1, 2, 3, 4]> : vector<4xi32>
