@@ -446,12 +446,18 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
                    -std::numeric_limits<double>::infinity()));
     Value pivot = arith::SelectOp::create(
         rewriter, loc, masked, floatSplat(rewriter, loc, vecType, 0.0), newMax);
-    Value probs = math::Exp2Op::create(
-        rewriter, loc,
-        arith::SubFOp::create(rewriter, loc, x,
-                              expandVector(rewriter, loc, align, pivot)));
-    Value rescale = math::Exp2Op::create(
-        rewriter, loc, arith::SubFOp::create(rewriter, loc, max, pivot));
+    // The exponents are at most 0, so results are in [0, 1]: the hardware's
+    // v_exp_f32 serves alone, without the range scaling math.exp2 adds to
+    // keep denormal results (far below what P's bf16 rounding keeps).
+    auto exp2 = [&](Value v) {
+      return mapElements(rewriter, loc, v, [&](Value scalar) -> Value {
+        return ROCDL::ROCDLExp2::create(rewriter, loc, scalar.getType(),
+                                        scalar);
+      });
+    };
+    Value probs = exp2(arith::SubFOp::create(
+        rewriter, loc, x, expandVector(rewriter, loc, align, pivot)));
+    Value rescale = exp2(arith::SubFOp::create(rewriter, loc, max, pivot));
     Value newSum = arith::AddFOp::create(
         rewriter, loc,
         arith::MulFOp::create(rewriter, loc, rescale, adaptor.getSum()),

@@ -159,8 +159,11 @@ hk.kernel @softmax(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   // CHECK: arith.maxnumf
   // CHECK: arith.cmpf oeq
   // CHECK: arith.select
-  // CHECK: math.exp2 {{.*}} : vector<4xf32>
-  // CHECK: math.exp2 {{.*}} : vector<4xf32>
+  // The hardware exp2 per element, for the probabilities and the rescale
+  // factors (exponents at most 0 need no range scaling).
+  // CHECK-COUNT-4: rocdl.exp2 {{.*}} f32 -> f32
+  // CHECK: vector.from_elements {{.*}} : vector<4xf32>
+  // CHECK-COUNT-4: rocdl.exp2 {{.*}} f32 -> f32
   // CHECK: arith.addf
   %p, %m1, %l1, %r = hk.softmax %t, %m0, %l0 {scale = 0.5 : f32}
       : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
