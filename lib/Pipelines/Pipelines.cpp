@@ -27,8 +27,8 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKSchedule());
   pm.addPass(createHKBufferLoads(HKBufferLoadsOptions{options.direct}));
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
-  pm.addPass(
-      createConvertHKToAMDGPU(ConvertHKToAMDGPUOptions{options.exactWaits}));
+  pm.addPass(createConvertHKToAMDGPU(ConvertHKToAMDGPUOptions{
+      options.exactWaits, /*scratchSwizzle=*/options.ldsSwizzle}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

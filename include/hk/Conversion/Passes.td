@@ -25,11 +25,19 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "mlir::ModuleOp"> {
     loads staged through registers need no wait. `exact-waits=false` drains
     `vmcnt` to zero instead, for comparison.
 
+    Layout conversions that move data go through a per-wave LDS scratch
+    tile whose swizzle is chosen for the pair of layouts with the cost model
+    of `hk-lds-layout`; `scratch-swizzle=false` leaves it unswizzled, for
+    comparison.
+
     Every register tile must have a layout (run `hk-mfma-layout` first).
   }];
   let options = [
     Option<"exactWaits", "exact-waits", "bool", /*default=*/"true",
            "Wait for the exact vmcnt a token needs instead of draining">,
+    Option<"scratchSwizzle", "scratch-swizzle", "bool", /*default=*/"true",
+           "Swizzle the scratch of layout conversions against bank "
+           "conflicts">,
   ];
   let dependentDialects = [
     "mlir::LLVM::LLVMDialect",

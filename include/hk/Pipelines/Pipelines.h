@@ -30,7 +30,8 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(0)};
   Option<bool> ldsSwizzle{
       *this, "lds-swizzle",
-      llvm::cl::desc("Swizzle shared tiles against bank conflicts"),
+      llvm::cl::desc("Swizzle shared tiles and conversion scratch against "
+                     "bank conflicts"),
       llvm::cl::init(true)};
 };
 

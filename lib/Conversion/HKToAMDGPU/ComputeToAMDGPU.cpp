@@ -70,8 +70,8 @@ struct ConvertLowering : public OpConversionPattern<ConvertOp> {
 /// from row-major scratch meet in the same banks.
 struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
   ConvertLayoutLowering(HKTypeConverter &converter, MLIRContext *ctx,
-                        const LdsPlan &plan)
-      : OpConversionPattern(converter, ctx), plan(plan) {}
+                        const LdsPlan &plan, bool swizzle)
+      : OpConversionPattern(converter, ctx), plan(plan), swizzle(swizzle) {}
 
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
@@ -95,7 +95,12 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
             rewriter, loc, waveId(rewriter, loc),
             constI32(rewriter, loc, lds->second.scratchPerWave)));
     Value scratch = getLdsPointer(rewriter, loc, op, offset);
-    SharedTileType scratchType = chooseScratch(*chip, from, to);
+    SharedTileType scratchType =
+        swizzle
+            ? chooseScratch(*chip, from, to)
+            : SharedTileType::get(
+                  rewriter.getContext(), from.getShape(), from.getElementType(),
+                  SwizzleAttr::get(rewriter.getContext(), 1, 1, 1));
     Type memElem = getMemoryElementType(from.getElementType());
 
     waveBarrier(rewriter, loc);
@@ -132,6 +137,7 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
   }
 
   const LdsPlan &plan;
+  bool swizzle;
 };
 
 template <typename SourceOp, typename FloatOp, typename IntOp>
@@ -290,9 +296,10 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
 
 void lowering::populateComputePatterns(HKTypeConverter &converter,
                                        RewritePatternSet &patterns,
-                                       const LdsPlan &plan) {
+                                       const LdsPlan &plan,
+                                       bool scratchSwizzle) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ConvertLayoutLowering>(converter, ctx, plan);
+  patterns.add<ConvertLayoutLowering>(converter, ctx, plan, scratchSwizzle);
   patterns.add<ZeroLowering, FillLowering, ConvertLowering, ReluLowering,
                MmaLowering>(converter, ctx);
   patterns.add<BinaryLowering<AddOp, arith::AddFOp, arith::AddIOp>,

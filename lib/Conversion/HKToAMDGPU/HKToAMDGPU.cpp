@@ -425,7 +425,7 @@ struct ConvertHKToAMDGPUPass
                                                          patterns, target);
     populateKernelPatterns(typeConverter, patterns, plan, waits);
     populateMemoryPatterns(typeConverter, patterns, plan);
-    populateComputePatterns(typeConverter, patterns, plan);
+    populateComputePatterns(typeConverter, patterns, plan, scratchSwizzle);
     populateRowPatterns(typeConverter, patterns, plan);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -269,9 +269,10 @@ void populateKernelPatterns(HKTypeConverter &converter,
 void populateMemoryPatterns(HKTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             const LdsPlan &plan);
+/// `scratchSwizzle`: swizzle the scratch of layout conversions.
 void populateComputePatterns(HKTypeConverter &converter,
                              mlir::RewritePatternSet &patterns,
-                             const LdsPlan &plan);
+                             const LdsPlan &plan, bool scratchSwizzle);
 /// Broadcasts, reductions, masks, online softmax and register vectors in
 /// memory and between layouts.
 void populateRowPatterns(HKTypeConverter &converter,
