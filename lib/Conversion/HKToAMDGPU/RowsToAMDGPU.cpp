@@ -5,8 +5,10 @@
 // rows (columns) its tile elements lie in. Broadcasts are therefore a
 // shuffle inside the lane; reductions combine a lane's own elements first
 // and then the lanes that hold the same rows, with a butterfly of
-// cross-lane moves (ds_swizzle within 32 lanes, ds_bpermute across the two
-// halves of the wave).
+// cross-lane moves (DPP within rows of 16 lanes, ds_swizzle within 32,
+// v_permlane32_swap or ds_bpermute across the two halves of the wave).
+// Vectors move to and from global memory (one writer per value) and LDS;
+// masks and softmax work on the lowered tile vectors.
 //
 //===----------------------------------------------------------------------===//
 
