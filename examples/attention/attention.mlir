@@ -1,5 +1,6 @@
 // Flash-attention forward, O = softmax(Q K^T / sqrt(d)) V, for a batch of
-// heads: Q is BH x Nq x 64, K and V are BH x Nk x 64, all bf16; O is bf16.
+// heads: Q is BH x Nq x 64, K and V are KVH x Nk x 64 (KVH = BH, or fewer
+// for grouped-query attention, BH a multiple of KVH), all bf16; O is bf16.
 // Each wave owns 16 query rows (a block: 64). The block streams the keys in
 // tiles of 64: the four waves copy a K and a V tile into LDS together (V
 // transposed, so that P V reads it as P (V^T)^T along its rows), then each
@@ -20,6 +21,12 @@ module {
     %w = hk.wave_id
     %qb = hk.block_id x
     %bh = hk.block_id y
+    // Grouped-query attention: query head bh reads KV head bh / (Hq / Hkv),
+    // which is bh itself when Q, K and V have as many heads.
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x64xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x64xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
     %qb4 = arith.muli %qb, %c4 : index
     %qt = arith.addi %qb4, %w : index
     %qrow = arith.muli %qt, %c16 : index
@@ -38,9 +45,9 @@ module {
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
-      hk.group_load %K[%bh, %j, %c0], %sK
+      hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sVt transpose
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -85,6 +92,12 @@ module {
     %w = hk.wave_id
     %qb = hk.block_id x
     %bh = hk.block_id y
+    // Grouped-query attention: query head bh reads KV head bh / (Hq / Hkv),
+    // which is bh itself when Q, K and V have as many heads.
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x64xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x64xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
     %qb8 = arith.muli %qb, %c8 : index
     %qt = arith.addi %qb8, %w : index
     %qrow = arith.muli %qt, %c16 : index
@@ -103,9 +116,9 @@ module {
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
-      hk.group_load %K[%bh, %j, %c0], %sK
+      hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sVt transpose
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -148,6 +161,12 @@ module {
     %w = hk.wave_id
     %qb = hk.block_id x
     %bh = hk.block_id y
+    // Grouped-query attention: query head bh reads KV head bh / (Hq / Hkv),
+    // which is bh itself when Q, K and V have as many heads.
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x64xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x64xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
     %qb4 = arith.muli %qb, %c4 : index
     %qt = arith.addi %qb4, %w : index
     %qrow = arith.muli %qt, %c16 : index
@@ -166,9 +185,9 @@ module {
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
-      hk.group_load %K[%bh, %j, %c0], %sK
+      hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sVt transpose
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
@@ -210,6 +229,12 @@ module {
     %w = hk.wave_id
     %qb = hk.block_id x
     %bh = hk.block_id y
+    // Grouped-query attention: query head bh reads KV head bh / (Hq / Hkv),
+    // which is bh itself when Q, K and V have as many heads.
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x64xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x64xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
     %qb4 = arith.muli %qb, %c4 : index
     %qt = arith.addi %qb4, %w : index
     %qrow = arith.muli %qt, %c16 : index
@@ -233,9 +258,9 @@ module {
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
-      hk.group_load %K[%bh, %j, %c0], %sK
+      hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sVt transpose
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>

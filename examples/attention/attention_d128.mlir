@@ -14,6 +14,12 @@ module {
     %w = hk.wave_id
     %qb = hk.block_id x
     %bh = hk.block_id y
+    // Grouped-query attention: query head bh reads KV head bh / (Hq / Hkv),
+    // which is bh itself when Q, K and V have as many heads.
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x128xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x128xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
     %qb4 = arith.muli %qb, %c4 : index
     %qt = arith.addi %qb4, %w : index
     %qrow = arith.muli %qt, %c16 : index
@@ -33,9 +39,9 @@ module {
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x128xf32>) {
-      hk.group_load %K[%bh, %j, %c0], %sK
+      hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
-      hk.group_load %V[%bh, %j, %c0], %sVt transpose
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
           : !hk.gl<?x?x128xbf16>, !hk.st<128x64xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>

@@ -584,7 +584,9 @@ private:
 
 /// O = softmax(Q K^T / sqrt(d)) V per head, optionally causal (key j only
 /// for query i >= j); arguments (Q, K, V, O) as BH x N x d views; one block
-/// per `rowsPerBlock` query rows and head. Cases are BH x Nq x Nk x d.
+/// per `rowsPerBlock` query rows and head. Cases are BH x Nq x Nk x d, or
+/// BH x Nq x Nk x d x KVH for grouped-query attention: K and V have KVH
+/// heads, query head h reading KV head h / (BH / KVH).
 class AttentionWorkload : public Workload {
 public:
   AttentionWorkload(bool causal, int64_t rowsPerBlock)
@@ -594,9 +596,16 @@ public:
   run(emu::Device &device, const emu::Module &module,
       const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
       uint64_t seed, const emu::LaunchOptions &options) const override {
-    if (llvm::Error error = checkShape(shape, 4, "attention"))
-      return std::move(error);
+    if (shape.size() != 5)
+      if (llvm::Error error = checkShape(shape, 4, "attention"))
+        return std::move(error);
     int64_t heads = shape[0], nq = shape[1], nk = shape[2], d = shape[3];
+    int64_t kvHeads = shape.size() == 5 ? shape[4] : heads;
+    if (kvHeads < 1 || heads % kvHeads != 0)
+      return makeError("attention: " + llvm::Twine(heads) +
+                       " query heads do not split into groups over " +
+                       llvm::Twine(kvHeads) + " KV heads");
+    int64_t group = heads / kvHeads;
     llvm::SmallVector<HostType, 4> types;
     for (size_t i = 0; i < 4; ++i) {
       auto param = viewParam(signature, i);
@@ -609,8 +618,8 @@ public:
     }
 
     std::mt19937_64 rng(seed);
-    HostMatrix q(types[0], heads * nq, d), k(types[1], heads * nk, d);
-    HostMatrix v(types[2], heads * nk, d), o(types[3], heads * nq, d);
+    HostMatrix q(types[0], heads * nq, d), k(types[1], kvHeads * nk, d);
+    HostMatrix v(types[2], kvHeads * nk, d), o(types[3], heads * nq, d);
     // Scores of a few units make the softmax neither flat nor one-hot.
     std::uniform_real_distribution<double> dist(-2.0, 2.0);
     for (HostMatrix *m : {&q, &k, &v})
@@ -620,13 +629,14 @@ public:
 
     llvm::SmallVector<DeviceMatrix, 4> buffers;
     std::vector<ArgValue> args;
-    for (auto [host, n] : {std::pair{&q, nq}, std::pair{&k, nk},
-                           std::pair{&v, nk}, std::pair{&o, nq}}) {
+    for (auto [host, h, n] :
+         {std::tuple{&q, heads, nq}, std::tuple{&k, kvHeads, nk},
+          std::tuple{&v, kvHeads, nk}, std::tuple{&o, heads, nq}}) {
       auto buffer = upload(device, *host, "arg");
       if (!buffer)
         return buffer.takeError();
       buffers.push_back(*buffer);
-      args.push_back(viewOfShape(*buffer, {heads, n, d}));
+      args.push_back(viewOfShape(*buffer, {h, n, d}));
     }
     auto kernargs = packKernelArgs(signature, args);
     if (!kernargs)
@@ -658,14 +668,14 @@ public:
     std::vector<double> s(nk), p(nk);
     for (int64_t h = 0; h < heads; ++h)
       for (int64_t i = 0; i < nq; ++i) {
-        int64_t qi = h * nq + i;
+        int64_t qi = h * nq + i, kv = h / group * nk;
         int64_t keys = causal ? std::min(nk, i + 1) : nk;
         double maxScore = -INFINITY, scoreError = 0, maxV = 0;
         for (int64_t j = 0; j < keys; ++j) {
           double dot = 0, magnitude = 0;
           for (int64_t c = 0; c < d; ++c) {
-            dot += q.at(qi, c) * k.at(h * nk + j, c);
-            magnitude += std::fabs(q.at(qi, c) * k.at(h * nk + j, c));
+            dot += q.at(qi, c) * k.at(kv + j, c);
+            magnitude += std::fabs(q.at(qi, c) * k.at(kv + j, c));
           }
           s[j] = dot * scale;
           maxScore = std::max(maxScore, s[j]);
@@ -684,7 +694,7 @@ public:
         for (int64_t c = 0; c < d; ++c) {
           double acc = 0, magnitude = 0;
           for (int64_t j = 0; j < keys; ++j) {
-            double vj = v.at(h * nk + j, c);
+            double vj = v.at(kv + j, c);
             acc += p[j] * vj;
             magnitude += p[j] * std::fabs(vj);
             maxV = std::max(maxV, std::fabs(vj));
@@ -701,8 +711,10 @@ public:
       }
     CaseOutcome outcome;
     outcome.description =
-        "BH=" + std::to_string(heads) + " Nq=" + std::to_string(nq) +
-        " Nk=" + std::to_string(nk) + " d=" + std::to_string(d);
+        "BH=" + std::to_string(heads) +
+        (kvHeads != heads ? " KVH=" + std::to_string(kvHeads) : "") +
+        " Nq=" + std::to_string(nq) + " Nk=" + std::to_string(nk) +
+        " d=" + std::to_string(d);
     outcome.check =
         compare(o, ref, bound,
                 (types[3].name == "f32"
