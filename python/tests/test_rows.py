@@ -58,19 +58,22 @@ def test_layernorm(example, device, chip, shape):
 
 
 @pytest.mark.parametrize("chip", CHIPS)
-def test_attention(example, device, chip):
+@pytest.mark.parametrize("kv_heads", [2, 1])
+def test_attention(example, device, chip, kv_heads):
+    """Two query heads over two KV heads, or grouped over one."""
     mod = example("attention/attention.mlir", chip)
     heads, nq, nk, d = 2, 70, 100, 64
     rng = np.random.default_rng(5)
     q = hk.to_bf16(rng.uniform(-2, 2, (heads, nq, d)))
-    k = hk.to_bf16(rng.uniform(-2, 2, (heads, nk, d)))
-    v = hk.to_bf16(rng.uniform(-2, 2, (heads, nk, d)))
+    k = hk.to_bf16(rng.uniform(-2, 2, (kv_heads, nk, d)))
+    v = hk.to_bf16(rng.uniform(-2, 2, (kv_heads, nk, d)))
     o = np.zeros((heads, nq, d), np.uint16)
     res = mod.launch(device(chip), "attention_fwd",
                      grid=(ceil_div(nq, 64), heads), args=[q, k, v, o])
     assert res.ok and res.reports == ()
 
     qf, kf, vf = (hk.from_bf16(t).astype(np.float64) for t in (q, k, v))
+    kf, vf = (np.repeat(t, heads // kv_heads, axis=0) for t in (kf, vf))
     s = np.einsum("hqd,hkd->hqk", qf, kf) / np.sqrt(d)
     p = np.exp(s - s.max(axis=2, keepdims=True))
     l = p.sum(axis=2, keepdims=True)
