@@ -63,12 +63,17 @@ Value expandVector(OpBuilder &b, Location loc, const Alignment &align,
 
 enum class Combine { Max, Min, Sum };
 
+/// Max and min say their operands are not NaN: otherwise LLVM quiets each
+/// operand that came from another lane (a canonicalizing max of the value
+/// with itself) before every combining step.
 Value combine(OpBuilder &b, Location loc, Combine kind, Value lhs, Value rhs) {
+  auto noNaN =
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nnan);
   switch (kind) {
   case Combine::Max:
-    return arith::MaxNumFOp::create(b, loc, lhs, rhs);
+    return arith::MaxNumFOp::create(b, loc, lhs, rhs, noNaN);
   case Combine::Min:
-    return arith::MinNumFOp::create(b, loc, lhs, rhs);
+    return arith::MinNumFOp::create(b, loc, lhs, rhs, noNaN);
   case Combine::Sum:
     return arith::AddFOp::create(b, loc, lhs, rhs);
   }
@@ -98,9 +103,15 @@ Value mapElements(OpBuilder &b, Location loc, Value value,
 /// gfx950 and ds_bpermute (addressed in bytes) on gfx942.
 Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
                   unsigned reduced, const ChipInfo &chip) {
+  // Every lane reads a lane of its own row, so the instruction's fallback
+  // value is never used: leaving it undefined lets LLVM fold the move into
+  // the combining instruction as a DPP operand.
   auto dpp = [&](amdgpu::DPPPerm kind, Attribute argument) {
     return mapElements(b, loc, value, [&](Value scalar) -> Value {
-      return amdgpu::DPPOp::create(b, loc, scalar, scalar, kind, argument);
+      Value undefined = LLVM::PoisonOp::create(b, loc, scalar.getType());
+      return amdgpu::DPPOp::create(b, loc, scalar.getType(), undefined, scalar,
+                                   kind, argument, /*row_mask=*/0xf,
+                                   /*bank_mask=*/0xf, /*bound_ctrl=*/true);
     });
   };
   auto quad = [&](ArrayRef<int32_t> lanes) { return b.getI32ArrayAttr(lanes); };
