@@ -444,15 +444,22 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
     auto tileType = cast<VectorType>(adaptor.getScores().getType());
     auto vecType = cast<VectorType>(adaptor.getMax().getType());
 
-    Value x = adaptor.getScores();
+    Value scores = adaptor.getScores();
     float scale = op.getScale().convertToFloat();
-    if (scale != 1.0f)
+    // A positive scale commutes with the row max, exactly (rounding is
+    // monotonic): the scores are reduced raw, only the row maxima are
+    // scaled, and the exponent is one fused scale-and-subtract per element.
+    bool scaleAfterMax = scale > 0.0f;
+    Value x = scores;
+    if (!scaleAfterMax)
       x = arith::MulFOp::create(rewriter, loc, x,
                                 floatSplat(rewriter, loc, tileType, scale));
+    Value rowMax = reduceTile(rewriter, loc, align, x, Combine::Max, *chip);
+    if (scaleAfterMax && scale != 1.0f)
+      rowMax = arith::MulFOp::create(rewriter, loc, rowMax,
+                                     floatSplat(rewriter, loc, vecType, scale));
     Value max = adaptor.getMax();
-    Value newMax = arith::MaxNumFOp::create(
-        rewriter, loc, max,
-        reduceTile(rewriter, loc, align, x, Combine::Max, *chip));
+    Value newMax = arith::MaxNumFOp::create(rewriter, loc, max, rowMax);
     Value masked = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OEQ, newMax,
         floatSplat(rewriter, loc, vecType,
@@ -468,8 +475,14 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
                                         scalar);
       });
     };
-    Value probs = exp2(arith::SubFOp::create(
-        rewriter, loc, x, expandVector(rewriter, loc, align, pivot)));
+    Value pivots = expandVector(rewriter, loc, align, pivot);
+    Value exponents =
+        scaleAfterMax ? Value(math::FmaOp::create(
+                            rewriter, loc, scores,
+                            floatSplat(rewriter, loc, tileType, scale),
+                            arith::NegFOp::create(rewriter, loc, pivots)))
+                      : Value(arith::SubFOp::create(rewriter, loc, x, pivots));
+    Value probs = exp2(exponents);
     Value rescale = exp2(arith::SubFOp::create(rewriter, loc, max, pivot));
     Value newSum = arith::AddFOp::create(
         rewriter, loc,

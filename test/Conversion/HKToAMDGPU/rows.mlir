@@ -161,10 +161,16 @@ hk.kernel @softmax(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   %m0 = hk.fill %ninf : f32
       -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
   %l0 = hk.zero : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
-  // CHECK: arith.mulf
-  // CHECK: arith.maxnumf
+  // A positive scale is applied to the row maxima (the max commutes with
+  // it), and to the scores inside one fma with the pivot.
+  // CHECK-NOT: arith.mulf
+  // CHECK-COUNT-3: arith.maxnumf {{.*}} fastmath<nnan> : vector<4xf32>
+  // CHECK: %[[ROWMAX:.*]] = arith.maxnumf {{.*}} fastmath<nnan> : vector<4xf32>
+  // CHECK: %[[SCALED:.*]] = arith.mulf %[[ROWMAX]], %{{.*}} : vector<4xf32>
+  // CHECK-NEXT: arith.maxnumf %{{.*}}, %[[SCALED]] : vector<4xf32>
   // CHECK: arith.cmpf oeq
   // CHECK: arith.select
+  // CHECK: math.fma {{.*}} : vector<4xf32>
   // The hardware exp2 per element, for the probabilities and the rescale
   // factors (exponents at most 0 need no range scaling).
   // CHECK-COUNT-4: rocdl.exp2 {{.*}} f32 -> f32
