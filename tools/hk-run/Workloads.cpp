@@ -261,13 +261,60 @@ llvm::Error checkShape(llvm::ArrayRef<int64_t> shape, size_t rank,
   return llvm::Error::success();
 }
 
-llvm::Expected<const KernelParam *> viewParam(const KernelSignature &signature,
-                                              size_t index) {
-  if (index >= signature.params.size() ||
-      signature.params[index].kind != KernelParam::View)
-    return makeError("kernel '" + signature.name + "' argument " +
-                     llvm::Twine(index) + " must be a global view");
-  return &signature.params[index];
+/// Host types of the first `count` arguments, which must be global views.
+llvm::Expected<llvm::SmallVector<HostType, 4>>
+viewTypes(const KernelSignature &signature, size_t count) {
+  llvm::SmallVector<HostType, 4> types;
+  for (size_t index = 0; index < count; ++index) {
+    if (index >= signature.params.size() ||
+        signature.params[index].kind != KernelParam::View)
+      return makeError("kernel '" + signature.name + "' argument " +
+                       llvm::Twine(index) + " must be a global view");
+    auto type = lookupHostType(signature.params[index].elementType);
+    if (!type)
+      return type.takeError();
+    types.push_back(*type);
+  }
+  return types;
+}
+
+/// Relative error of rounding a result to `out`: none for f32 outputs
+/// (the f32 arithmetic terms cover them), one rounding otherwise.
+double outputRoundoff(const HostType &out) {
+  return out.name == "f32" ? 0 : out.unitRoundoff();
+}
+
+/// The output-rounding term of a tolerance rule, in words.
+std::string outputRule(const HostType &out) {
+  if (out.name == "f32")
+    return "f32 output: ";
+  return out.name + " output: 2^-" +
+         std::to_string(-std::ilogb(outputRoundoff(out))) + "*|ref| + ";
+}
+
+/// Launches `signature`'s kernel on `grid` (blocks of its waves), reads
+/// `result` back into `out` and frees every buffer in `buffers`.
+llvm::Expected<emu::LaunchResult>
+launchAndRead(emu::Device &device, const emu::Module &module,
+              const KernelSignature &signature, emu::Dim3 grid,
+              llvm::ArrayRef<uint8_t> kernargs,
+              const emu::LaunchOptions &options, const DeviceMatrix &result,
+              HostMatrix &out, llvm::ArrayRef<DeviceMatrix> buffers) {
+  auto launch = device.launch(module, signature.name, grid,
+                              {signature.waves * 64, 1, 1}, kernargs, options);
+  llvm::Error read =
+      launch ? device.memcpyDtoH(out.bytes.data(), result.ptr, result.bytes)
+             : llvm::Error::success();
+  for (const DeviceMatrix &buffer : buffers)
+    llvm::consumeError(device.free(buffer.ptr));
+  if (!launch) {
+    llvm::consumeError(std::move(read));
+    return launch.takeError();
+  }
+  if (read)
+    return std::move(read);
+  out.decodeBytes();
+  return launch;
 }
 
 //===----------------------------------------------------------------------===//
@@ -288,21 +335,14 @@ public:
     if (llvm::Error error = checkShape(shape, 3, "gemm"))
       return std::move(error);
     int64_t m = shape[0], n = shape[1], k = shape[2];
-    llvm::SmallVector<HostType, 3> types;
-    for (size_t i = 0; i < 3; ++i) {
-      auto param = viewParam(signature, i);
-      if (!param)
-        return param.takeError();
-      auto type = lookupHostType((*param)->elementType);
-      if (!type)
-        return type.takeError();
-      types.push_back(*type);
-    }
+    auto types = viewTypes(signature, 3);
+    if (!types)
+      return types.takeError();
 
     std::mt19937_64 rng(seed);
-    HostMatrix a(types[0], m, k);
-    HostMatrix b(types[1], transposeB ? n : k, transposeB ? k : n);
-    HostMatrix c(types[2], m, n);
+    HostMatrix a((*types)[0], m, k);
+    HostMatrix b((*types)[1], transposeB ? n : k, transposeB ? k : n);
+    HostMatrix c((*types)[2], m, n);
     fillRandom(a, rng);
     fillRandom(b, rng);
     // Unwritten outputs stay NaN and fail the comparison.
@@ -323,23 +363,16 @@ public:
       return kernargs.takeError();
     emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, blockM))),
                    uint32_t(std::max<int64_t>(1, ceilDiv(n, blockN))), 1};
-    emu::Dim3 block{signature.waves * 64, 1, 1};
-    auto launch =
-        device.launch(module, signature.name, grid, block, *kernargs, options);
+    auto launch = launchAndRead(device, module, signature, grid, *kernargs,
+                                options, *dc, c, {*da, *db, *dc});
     if (!launch)
       return launch.takeError();
-    if (llvm::Error error =
-            device.memcpyDtoH(c.bytes.data(), dc->ptr, dc->bytes))
-      return std::move(error);
-    c.decodeBytes();
-    for (emu::DevicePtr p : {da->ptr, db->ptr, dc->ptr})
-      llvm::consumeError(device.free(p));
 
     // Reference in double; the bound covers f32 accumulation in any order
     // (|error| <= K 2^-23 sum|a b|) and one rounding to the output type.
     std::vector<double> ref(m * n), bound(m * n);
     double gamma = double(k) * std::ldexp(1.0, -23);
-    double uOut = types[2].name == "f32" ? 0 : types[2].unitRoundoff();
+    double uOut = outputRoundoff(c.type);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         double sum = 0, magnitude = 0;
@@ -354,11 +387,7 @@ public:
                            std::numeric_limits<float>::denorm_min();
       }
     std::string rule =
-        (types[2].name == "f32"
-             ? std::string("f32 output: ")
-             : types[2].name + " output: 2^-" +
-                   std::to_string(-std::ilogb(uOut)) + "*|ref| + ") +
-        "K*2^-23*sum|a*b| (f32 accumulation)";
+        outputRule(c.type) + "K*2^-23*sum|a*b| (f32 accumulation)";
     CaseOutcome outcome;
     outcome.description = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
                           " K=" + std::to_string(k);
@@ -412,17 +441,10 @@ public:
       return kernargs.takeError();
     emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, blockM))),
                    uint32_t(std::max<int64_t>(1, ceilDiv(n, blockN))), 1};
-    auto launch =
-        device.launch(module, signature.name, grid,
-                      {signature.waves * 64, 1, 1}, *kernargs, options);
+    auto launch = launchAndRead(device, module, signature, grid, *kernargs,
+                                options, *dy, y, {*dx, *db, *dy});
     if (!launch)
       return launch.takeError();
-    if (llvm::Error error =
-            device.memcpyDtoH(y.bytes.data(), dy->ptr, dy->bytes))
-      return std::move(error);
-    y.decodeBytes();
-    for (emu::DevicePtr p : {dx->ptr, db->ptr, dy->ptr})
-      llvm::consumeError(device.free(p));
 
     // Two f32 roundings at most (or one fused).
     std::vector<double> ref(m * n), bound(m * n);
@@ -465,22 +487,14 @@ public:
     if (llvm::Error error = checkShape(shape, 2, rms ? "rmsnorm" : "layernorm"))
       return std::move(error);
     int64_t m = shape[0], n = shape[1];
-    size_t views = rms ? 3 : 4;
-    llvm::SmallVector<HostType, 4> types;
-    for (size_t i = 0; i < views; ++i) {
-      auto param = viewParam(signature, i);
-      if (!param)
-        return param.takeError();
-      auto type = lookupHostType((*param)->elementType);
-      if (!type)
-        return type.takeError();
-      types.push_back(*type);
-    }
-    const HostType &xType = types.front(), &yType = types.back();
+    auto types = viewTypes(signature, rms ? 3 : 4);
+    if (!types)
+      return types.takeError();
 
     std::mt19937_64 rng(seed);
-    HostMatrix x(xType, m, n), gamma(types[1], 1, n), y(yType, m, n);
-    HostMatrix beta(rms ? types[1] : types[2], 1, n);
+    HostMatrix x(types->front(), m, n), gamma((*types)[1], 1, n);
+    HostMatrix y(types->back(), m, n);
+    HostMatrix beta((*types)[rms ? 1 : 2], 1, n);
     // Rows with a mean far from zero make the centring matter.
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     for (int64_t i = 0; i < m * n; ++i)
@@ -493,13 +507,13 @@ public:
     if (!rms)
       inputs.push_back(&beta);
     inputs.push_back(&y);
-    llvm::SmallVector<DeviceMatrix, 4> device_;
+    llvm::SmallVector<DeviceMatrix, 4> buffers;
     std::vector<ArgValue> args;
     for (const HostMatrix *host : inputs) {
       auto d = upload(device, *host, "arg");
       if (!d)
         return d.takeError();
-      device_.push_back(*d);
+      buffers.push_back(*d);
       args.push_back(host->rows == 1 && host != &x && host != &y
                          ? viewOfShape(*d, {n})
                          : viewOf(*d, m, n));
@@ -510,17 +524,10 @@ public:
       return kernargs.takeError();
     emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, rowsPerBlock))), 1,
                    1};
-    auto launch =
-        device.launch(module, signature.name, grid,
-                      {signature.waves * 64, 1, 1}, *kernargs, options);
+    auto launch = launchAndRead(device, module, signature, grid, *kernargs,
+                                options, buffers.back(), y, buffers);
     if (!launch)
       return launch.takeError();
-    if (llvm::Error error = device.memcpyDtoH(
-            y.bytes.data(), device_.back().ptr, device_.back().bytes))
-      return std::move(error);
-    y.decodeBytes();
-    for (const DeviceMatrix &d : device_)
-      llvm::consumeError(device.free(d.ptr));
 
     // Reference in double. Error model for f32 arithmetic (u = 2^-24):
     // sums of N terms in any order are within gamma = N*u relatively of
@@ -530,7 +537,7 @@ public:
     // multiplies and adds cost 4u of the magnitudes involved; a narrow
     // output adds one rounding of |ref|.
     double u = std::ldexp(1.0, -24), gammaN = double(n) * u;
-    double uOut = yType.name == "f32" ? 0 : yType.unitRoundoff();
+    double uOut = outputRoundoff(y.type);
     std::vector<double> ref(m * n), bound(m * n);
     for (int64_t i = 0; i < m; ++i) {
       double sum = 0, magnitude = 0;
@@ -563,10 +570,7 @@ public:
     outcome.description = "M=" + std::to_string(m) + " N=" + std::to_string(n);
     outcome.check = compare(
         y, ref, bound,
-        (yType.name == "f32"
-             ? std::string("f32 output: ")
-             : yType.name + " output: 2^-" + std::to_string(-std::ilogb(uOut)) +
-                   "*|ref| + ") +
+        outputRule(y.type) +
             "f32 statistics over N terms (N*2^-24 relative) and 4 roundings");
     outcome.launch = std::move(*launch);
     return outcome;
@@ -606,20 +610,13 @@ public:
                        " query heads do not split into groups over " +
                        llvm::Twine(kvHeads) + " KV heads");
     int64_t group = heads / kvHeads;
-    llvm::SmallVector<HostType, 4> types;
-    for (size_t i = 0; i < 4; ++i) {
-      auto param = viewParam(signature, i);
-      if (!param)
-        return param.takeError();
-      auto type = lookupHostType((*param)->elementType);
-      if (!type)
-        return type.takeError();
-      types.push_back(*type);
-    }
+    auto types = viewTypes(signature, 4);
+    if (!types)
+      return types.takeError();
 
     std::mt19937_64 rng(seed);
-    HostMatrix q(types[0], heads * nq, d), k(types[1], kvHeads * nk, d);
-    HostMatrix v(types[2], kvHeads * nk, d), o(types[3], heads * nq, d);
+    HostMatrix q((*types)[0], heads * nq, d), k((*types)[1], kvHeads * nk, d);
+    HostMatrix v((*types)[2], kvHeads * nk, d), o((*types)[3], heads * nq, d);
     // Scores of a few units make the softmax neither flat nor one-hot.
     std::uniform_real_distribution<double> dist(-2.0, 2.0);
     for (HostMatrix *m : {&q, &k, &v})
@@ -643,17 +640,10 @@ public:
       return kernargs.takeError();
     emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(nq, rowsPerBlock))),
                    uint32_t(std::max<int64_t>(1, heads)), 1};
-    auto launch =
-        device.launch(module, signature.name, grid,
-                      {signature.waves * 64, 1, 1}, *kernargs, options);
+    auto launch = launchAndRead(device, module, signature, grid, *kernargs,
+                                options, buffers.back(), o, buffers);
     if (!launch)
       return launch.takeError();
-    if (llvm::Error error = device.memcpyDtoH(
-            o.bytes.data(), buffers.back().ptr, buffers.back().bytes))
-      return std::move(error);
-    o.decodeBytes();
-    for (const DeviceMatrix &buffer : buffers)
-      llvm::consumeError(device.free(buffer.ptr));
 
     // Reference in double. Error model, per output row: the scores carry
     // f32 dot-product error (d*2^-24*sum|q k|) that exp2 turns into a
@@ -661,7 +651,7 @@ public:
     // per rescale); P is rounded to bf16 before P V (2^-8 of sum p|v|);
     // sums over Nk keys in f32 add Nk*2^-24; a narrow output one rounding.
     double u = std::ldexp(1.0, -24);
-    double uOut = types[3].name == "f32" ? 0 : types[3].unitRoundoff();
+    double uOut = outputRoundoff(o.type);
     double uP = std::ldexp(1.0, -8);
     double scale = 1.0 / std::sqrt(double(d));
     std::vector<double> ref(heads * nq * d), bound(heads * nq * d);
@@ -717,10 +707,7 @@ public:
         " d=" + std::to_string(d);
     outcome.check =
         compare(o, ref, bound,
-                (types[3].name == "f32"
-                     ? std::string("f32 output: ")
-                     : types[3].name + " output: 2^-" +
-                           std::to_string(-std::ilogb(uOut)) + "*|ref| + ") +
+                outputRule(o.type) +
                     "2^-8*sum(p|v|)/l (P in bf16) + f32 score and sum error");
     outcome.launch = std::move(*launch);
     return outcome;
