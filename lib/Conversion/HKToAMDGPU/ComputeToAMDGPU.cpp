@@ -85,16 +85,10 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
       return success();
     }
     Location loc = op.getLoc();
-    auto lds = plan.kernels.find(getKernelName(op));
     const ChipInfo *chip = lookupTargetChip(op);
-    if (lds == plan.kernels.end() || !lds->second.scratchPerWave || !chip)
+    Value scratch = plan.getWaveScratch(rewriter, loc, op);
+    if (!scratch || !chip)
       return rewriter.notifyMatchFailure(op, "no scratch was planned");
-    Value offset = arith::AddIOp::create(
-        rewriter, loc, constI32(rewriter, loc, lds->second.scratchOffset),
-        arith::MulIOp::create(
-            rewriter, loc, waveId(rewriter, loc),
-            constI32(rewriter, loc, lds->second.scratchPerWave)));
-    Value scratch = getLdsPointer(rewriter, loc, op, offset);
     SharedTileType scratchType =
         swizzle
             ? chooseScratch(*chip, from, to)

@@ -92,6 +92,17 @@ void LdsPlan::markTileAccess(Operation *op) const {
     store.setNoaliasScopesAttr(scopes);
 }
 
+Value LdsPlan::getWaveScratch(OpBuilder &b, Location loc, Operation *op) const {
+  auto kernel = kernels.find(getKernelName(op));
+  if (kernel == kernels.end() || !kernel->second.scratchPerWave)
+    return Value();
+  Value offset = arith::AddIOp::create(
+      b, loc, constI32(b, loc, kernel->second.scratchOffset),
+      arith::MulIOp::create(b, loc, waveId(b, loc),
+                            constI32(b, loc, kernel->second.scratchPerWave)));
+  return getLdsPointer(b, loc, op, offset);
+}
+
 LogicalResult lowering::planLds(ModuleOp module, LdsPlan &plan) {
   MLIRContext *ctx = module.getContext();
   auto domain =

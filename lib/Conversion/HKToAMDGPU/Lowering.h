@@ -61,6 +61,11 @@ struct LdsPlan {
   /// Marks an LDS load or store as ordered against direct-to-LDS writes by
   /// the program.
   void markTileAccess(mlir::Operation *op) const;
+
+  /// Pointer to the executing wave's layout-conversion scratch in the LDS
+  /// of `op`'s kernel; null when none was planned.
+  mlir::Value getWaveScratch(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Operation *op) const;
 };
 
 /// Plans the LDS of every kernel in `module` and creates the globals.

@@ -497,6 +497,40 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
 // Vectors in global memory
 //===----------------------------------------------------------------------===//
 
+/// The row (column) each position of a lane's vector holds, plus `base`
+/// when given: the lane's part and a constant per position (lane 0's
+/// coordinate).
+SmallVector<Value> vectorCoordinates(OpBuilder &b, Location loc,
+                                     RegisterVectorType type,
+                                     Value base = Value()) {
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  bool alongRows = vecLayout.getRows();
+  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
+  LanePlacement lane = placeLane(b, loc, layout);
+  Value start = alongRows ? lane.row : lane.col;
+  if (base)
+    start = arith::AddIOp::create(b, loc, base, start);
+  SmallVector<Value> coordinates;
+  for (int64_t index = 0,
+               e = layout.getVectorElementsPerLane(alongRows, type.getLength());
+       index < e; ++index)
+    coordinates.push_back(
+        addI32(b, loc, start, layout.getVectorCoordinate(alongRows, 0, index)));
+  return coordinates;
+}
+
+/// True in the one lane, of those holding the same values of a vector,
+/// that writes them: the lane with zero in every replica lane bit.
+Value isVectorWriter(OpBuilder &b, Location loc, RegisterVectorType type) {
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  unsigned replicas = FragmentLayout::get(vecLayout.getTile())
+                          ->getReductionLaneMask(vecLayout.getRows());
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, laneId(b, loc), constI32(b, loc, replicas)),
+      constI32(b, loc, 0));
+}
+
 /// Where a lane's vector elements live in a global view: the last index
 /// counts in vectors, the others in elements. Every position of the lane's
 /// vector gets its element offset and whether it lies inside the view (no
@@ -514,9 +548,6 @@ FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
   FailureOr<ViewABI> abi = getViewABI(b, loc, view);
   if (!chip || failed(abi))
     return failure();
-  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
-  bool alongRows = vecLayout.getRows();
-  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
   Type memElem = getMemoryElementType(abi->type.getElementType());
 
   GlobalVectorAccess access;
@@ -532,14 +563,7 @@ FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
         b, loc, offset, arith::MulIOp::create(b, loc, index, abi->strides[d]));
     outer.push_back(ult(b, loc, index, abi->sizes[d]));
   }
-  LanePlacement lane = placeLane(b, loc, layout);
-  Value laneTerm = alongRows ? lane.row : lane.col;
-  int64_t perLane =
-      layout.getVectorElementsPerLane(alongRows, type.getLength());
-  for (int64_t index = 0; index < perLane; ++index) {
-    // Lane 0's coordinate is the position's constant part.
-    Value coordinate = addI32(b, loc, laneTerm,
-                              layout.getVectorCoordinate(alongRows, 0, index));
+  for (Value coordinate : vectorCoordinates(b, loc, type)) {
     // A 1-D view's buffer ends where the vector does: the hardware's range
     // check reads zeros (drops writes) past it, with no mask to compute.
     if (rank == 1) {
@@ -608,14 +632,7 @@ struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
     Value values = convertElements(rewriter, loc, adaptor.getValue(), destElem);
     values =
         convertElements(rewriter, loc, values, getMemoryElementType(destElem));
-    auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
-    unsigned replicas = FragmentLayout::get(vecLayout.getTile())
-                            ->getReductionLaneMask(vecLayout.getRows());
-    Value writer = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(rewriter, loc, laneId(rewriter, loc),
-                              constI32(rewriter, loc, replicas)),
-        constI32(rewriter, loc, 0));
+    Value writer = isVectorWriter(rewriter, loc, type);
     for (auto [index, offset, valid] :
          llvm::enumerate(access->offsets, access->valid)) {
       Value write =
@@ -634,43 +651,18 @@ struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
 // Vectors in LDS: shared vectors and layout conversions
 //===----------------------------------------------------------------------===//
 
-/// Element offsets in LDS of a lane's vector positions: `base` plus the
-/// row (column) each position holds.
-SmallVector<Value> vectorLdsOffsets(OpBuilder &b, Location loc,
-                                    RegisterVectorType type, Value base) {
-  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
-  bool alongRows = vecLayout.getRows();
-  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
-  LanePlacement lane = placeLane(b, loc, layout);
-  Value start =
-      arith::AddIOp::create(b, loc, base, alongRows ? lane.row : lane.col);
-  SmallVector<Value> offsets;
-  for (int64_t index = 0,
-               e = layout.getVectorElementsPerLane(alongRows, type.getLength());
-       index < e; ++index)
-    offsets.push_back(
-        addI32(b, loc, start, layout.getVectorCoordinate(alongRows, 0, index)));
-  return offsets;
-}
-
 /// Writes a lane's values (in the memory element type) at `ptr` + their
 /// coordinates; of the lanes holding a value only one writes it.
 void storeVectorToLds(OpBuilder &b, Location loc, const LdsPlan &lds, Value ptr,
                       RegisterVectorType type, Value values, Value base) {
-  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
-  unsigned replicas = FragmentLayout::get(vecLayout.getTile())
-                          ->getReductionLaneMask(vecLayout.getRows());
-  Value writer = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, loc, laneId(b, loc), constI32(b, loc, replicas)),
-      constI32(b, loc, 0));
-  auto guard = scf::IfOp::create(b, loc, writer, /*withElseRegion=*/false);
+  auto guard = scf::IfOp::create(b, loc, isVectorWriter(b, loc, type),
+                                 /*withElseRegion=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(guard.thenBlock());
   Type memElem = cast<VectorType>(values.getType()).getElementType();
   int64_t bytes = getElementBytes(memElem);
   for (auto [index, offset] :
-       llvm::enumerate(vectorLdsOffsets(b, loc, type, base)))
+       llvm::enumerate(vectorCoordinates(b, loc, type, base)))
     lds.markTileAccess(LLVM::StoreOp::create(
         b, loc, vector::ExtractOp::create(b, loc, values, index),
         elementPointer(b, loc, ptr, memElem, offset), bytes));
@@ -681,7 +673,7 @@ Value loadVectorFromLds(OpBuilder &b, Location loc, const LdsPlan &lds,
                         Value base) {
   int64_t bytes = getElementBytes(memElem);
   SmallVector<Value> elements;
-  for (Value offset : vectorLdsOffsets(b, loc, type, base)) {
+  for (Value offset : vectorCoordinates(b, loc, type, base)) {
     auto load = LLVM::LoadOp::create(
         b, loc, memElem, elementPointer(b, loc, ptr, memElem, offset), bytes);
     lds.markTileAccess(load);
@@ -770,15 +762,9 @@ struct VectorConvertLayoutLowering
       return success();
     }
     Location loc = op.getLoc();
-    auto kernel = lds.kernels.find(getKernelName(op));
-    if (kernel == lds.kernels.end() || !kernel->second.scratchPerWave)
+    Value scratch = lds.getWaveScratch(rewriter, loc, op);
+    if (!scratch)
       return rewriter.notifyMatchFailure(op, "no scratch was planned");
-    Value offset = arith::AddIOp::create(
-        rewriter, loc, constI32(rewriter, loc, kernel->second.scratchOffset),
-        arith::MulIOp::create(
-            rewriter, loc, waveId(rewriter, loc),
-            constI32(rewriter, loc, kernel->second.scratchPerWave)));
-    Value scratch = getLdsPointer(rewriter, loc, op, offset);
     Type memElem = getMemoryElementType(from.getElementType());
     Value zero = constI32(rewriter, loc, 0);
     waveBarrier(rewriter, loc);
