@@ -400,6 +400,11 @@ struct ConvertHKToAMDGPUPass
       BarrierOp::create(b, loc, IntegerAttr());
       barrier.erase();
     });
+    // hk-schedule has realised the schedules by now; a loop that named one
+    // leaves the kernel as a plain loop.
+    module.walk([](scf::ForOp loop) {
+      loop->removeAttr(HKDialect::getScheduleAttrName());
+    });
     LdsPlan plan;
     if (failed(planLds(module, plan)))
       return signalPassFailure();

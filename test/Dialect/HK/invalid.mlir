@@ -233,6 +233,74 @@ hk.kernel @k() waves(4) schedule(#hk.pingpong<waves = 8>) {
 
 // -----
 
+// A schedule named on a loop (hk.schedule).
+
+hk.kernel @k() waves(8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{schedule #hk.interleave<waves = 4> needs 4 waves, but the kernel has 8}}
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {hk.schedule = #hk.interleave<waves = 4>}
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{schedule must be #hk.pingpong or #hk.interleave, got "fast"}}
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {hk.schedule = "fast"}
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'hk.schedule' on a loop of a kernel that has a schedule of its own; put the schedule on the kernel or on one loop, not both}}
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {hk.schedule = #hk.pingpong<waves = 8>}
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {hk.schedule = #hk.pingpong<waves = 8>}
+  // expected-error @below {{'hk.schedule' on a second loop; a kernel schedules at most one loop}}
+  scf.for %i = %c0 to %c1 step %c1 {
+  } {hk.schedule = #hk.pingpong<waves = 8>}
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    // expected-error @below {{'hk.schedule' belongs on an scf.for directly in an hk.kernel body}}
+    scf.for %j = %c0 to %c1 step %c1 {
+    } {hk.schedule = #hk.pingpong<waves = 8>}
+  }
+  hk.return
+}
+
+// -----
+
+// expected-error @below {{'hk.schedule' belongs on an scf.for directly in an hk.kernel body}}
+hk.kernel @k() waves(8) attributes {hk.schedule = #hk.pingpong<waves = 8>} {
+  hk.return
+}
+
+// -----
+
 // expected-error @below {{kernels return nothing, got 1 result type(s)}}
 hk.kernel @k() -> i32 waves(4) {
   hk.return

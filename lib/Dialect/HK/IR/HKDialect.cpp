@@ -4,6 +4,8 @@
 
 #include "hk/Dialect/HK/IR/HKOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace hk;
 
@@ -18,6 +20,25 @@ void HKDialect::initialize() {
       >();
 }
 
+/// `hk.schedule` names the one loop of a kernel that hk-schedule realises.
+static LogicalResult verifyLoopSchedule(Operation *op, Attribute schedule) {
+  StringLiteral name = HKDialect::getScheduleAttrName();
+  auto kernel = dyn_cast_if_present<KernelOp>(op->getParentOp());
+  if (!isa<scf::ForOp>(op) || !kernel)
+    return op->emitError() << "'" << name
+                           << "' belongs on an scf.for directly in an "
+                              "hk.kernel body";
+  if (kernel.getScheduleAttr())
+    return op->emitError() << "'" << name << "' on a loop of a kernel that "
+                           << "has a schedule of its own; put the schedule "
+                              "on the kernel or on one loop, not both";
+  if (kernel.getScheduledLoop() != op)
+    return op->emitError() << "'" << name << "' on a second loop; a kernel "
+                           << "schedules at most one loop";
+  return verifyScheduleFits(schedule, kernel.getWaves(),
+                            [&] { return op->emitError(); });
+}
+
 LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   if (attr.getName() == getGridSwizzleAttrName()) {
@@ -30,6 +51,8 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #hk.grid_swizzle<...>, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getScheduleAttrName())
+    return verifyLoopSchedule(op, attr.getValue());
   if (attr.getName() != getTargetAttrName())
     return op->emitError() << "unknown hk attribute '"
                            << attr.getName().getValue() << "'";

@@ -194,24 +194,32 @@ void KernelOp::print(OpAsmPrinter &p) {
 /// A block is at most 1024 lanes.
 static constexpr int64_t kMaxWavesPerBlock = 16;
 
+LogicalResult
+hk::verifyScheduleFits(Attribute schedule, unsigned waves,
+                       function_ref<InFlightDiagnostic()> emitError) {
+  unsigned needed = 0;
+  if (auto pingpong = dyn_cast<PingPongAttr>(schedule))
+    needed = pingpong.getWaves();
+  else if (auto interleave = dyn_cast<InterleaveAttr>(schedule))
+    needed = interleave.getWaves();
+  else
+    return emitError() << "schedule must be #hk.pingpong or #hk.interleave, "
+                          "got "
+                       << schedule;
+  if (needed != waves)
+    return emitError() << "schedule " << schedule << " needs " << needed
+                       << " waves, but the kernel has " << waves;
+  return success();
+}
+
 LogicalResult KernelOp::verify() {
   if (getWaves() > kMaxWavesPerBlock)
     return emitOpError() << "a block holds at most " << kMaxWavesPerBlock
                          << " waves (1024 lanes), got " << getWaves();
-  if (Attribute schedule = getScheduleAttr()) {
-    unsigned needed = 0;
-    if (auto pingpong = dyn_cast<PingPongAttr>(schedule))
-      needed = pingpong.getWaves();
-    else if (auto interleave = dyn_cast<InterleaveAttr>(schedule))
-      needed = interleave.getWaves();
-    else
-      return emitOpError() << "schedule must be #hk.pingpong or "
-                              "#hk.interleave, got "
-                           << schedule;
-    if (needed != getWaves())
-      return emitOpError() << "schedule " << schedule << " needs " << needed
-                           << " waves, but the kernel has " << getWaves();
-  }
+  if (Attribute schedule = getScheduleAttr())
+    if (failed(verifyScheduleFits(schedule, getWaves(),
+                                  [&] { return emitOpError(); })))
+      return failure();
   if (!getResultTypes().empty())
     return emitOpError() << "kernels return nothing, got "
                          << getResultTypes().size() << " result type(s)";
@@ -233,6 +241,21 @@ int64_t KernelOp::getSharedMemoryBytes() {
       bytes += cast<SharedVectorType>(type).getSizeInBytes();
   });
   return bytes;
+}
+
+Operation *KernelOp::getScheduledLoop() {
+  for (Operation &op : getBody().front())
+    if (op.hasAttr(HKDialect::getScheduleAttrName()))
+      return &op;
+  return nullptr;
+}
+
+Attribute KernelOp::getEffectiveSchedule() {
+  if (Attribute schedule = getScheduleAttr())
+    return schedule;
+  if (Operation *loop = getScheduledLoop())
+    return loop->getAttr(HKDialect::getScheduleAttrName());
+  return {};
 }
 
 LogicalResult KernelOp::verifyRegions() {
@@ -845,7 +868,7 @@ LogicalResult BarrierOp::verify() {
   if (!kernel)
     return emitOpError() << "with a wave group must sit directly in the "
                             "kernel body, where it runs once";
-  if (!isa_and_present<PingPongAttr>(kernel.getScheduleAttr()))
+  if (!isa_and_present<PingPongAttr>(kernel.getEffectiveSchedule()))
     return emitOpError() << "with a wave group needs a kernel with a "
                             "#hk.pingpong schedule";
   if (*group > 1)

@@ -1,7 +1,8 @@
 //===- Schedule.cpp - Ping-pong and interleave schedules ------------------===//
 //
 // hk-schedule applies a kernel's schedule to its main loop, the one
-// top-level scf.for that holds hk.mma ops.
+// top-level scf.for that holds hk.mma ops, or to the one top-level loop
+// that names a schedule of its own (`hk.schedule`).
 //
 // A loop written plainly (load shared tiles with synchronous group loads,
 // read them, compute, with barriers around) is software-pipelined: each
@@ -99,7 +100,7 @@ public:
       return signalPassFailure();
     }
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
-      if (!kernel.getScheduleAttr() || isScheduled(kernel))
+      if (!kernel.getEffectiveSchedule() || isScheduled(kernel))
         return WalkResult::advance();
       return failed(scheduleKernel(kernel)) ? WalkResult::interrupt()
                                             : WalkResult::advance();
@@ -124,19 +125,23 @@ private:
   }
 
   LogicalResult scheduleKernel(KernelOp kernel) {
-    bool pingpong = isa<PingPongAttr>(kernel.getScheduleAttr());
-    SmallVector<scf::ForOp> loops;
-    for (Operation &op : kernel.getBody().front())
-      if (auto loop = dyn_cast<scf::ForOp>(op))
-        if (loop->walk([](MmaOp) { return WalkResult::interrupt(); })
-                .wasInterrupted())
-          loops.push_back(loop);
-    if (loops.size() != 1)
-      return kernel.emitOpError()
-             << "has a schedule, so it needs one main loop: a top-level "
-                "scf.for holding its hk.mma ops; found "
-             << loops.size();
-    scf::ForOp loop = loops.front();
+    bool pingpong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
+    auto loop = cast_if_present<scf::ForOp>(kernel.getScheduledLoop());
+    if (!loop) {
+      SmallVector<scf::ForOp> loops;
+      for (Operation &op : kernel.getBody().front())
+        if (auto candidate = dyn_cast<scf::ForOp>(op))
+          if (candidate->walk([](MmaOp) { return WalkResult::interrupt(); })
+                  .wasInterrupted())
+            loops.push_back(candidate);
+      if (loops.size() != 1)
+        return kernel.emitOpError()
+               << "has a schedule, so it needs one main loop: a top-level "
+                  "scf.for holding its hk.mma ops; found "
+               << loops.size() << " (with several, move the schedule to one "
+               << "of them as '" << HKDialect::getScheduleAttrName() << "')";
+      loop = loops.front();
+    }
     WalkResult noInstr = loop->walk([&](MmaOp mma) {
       if (mma.getInstr())
         return WalkResult::advance();
@@ -444,6 +449,7 @@ private:
     auto newLoop =
         scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
                            loop.getStep(), inits);
+    newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
     Block *newBody = newLoop.getBody();
     b.setInsertionPointToStart(newBody);
 

@@ -37,6 +37,10 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getGridSwizzleAttrName() {
       return ::llvm::StringLiteral("hk.grid_swizzle");
     }
+    /// Name of the loop attribute naming the schedule of that loop.
+    static constexpr ::llvm::StringLiteral getScheduleAttrName() {
+      return ::llvm::StringLiteral("hk.schedule");
+    }
   private:
     void registerAttributes();
     void registerTypes();

@@ -28,6 +28,12 @@ namespace hk {
 /// passes that are given a chip).
 const ChipInfo *lookupTargetChip(mlir::Operation *op);
 
+/// Checks that `schedule` is a schedule attribute made for a block of
+/// `waves` waves.
+mlir::LogicalResult
+verifyScheduleFits(mlir::Attribute schedule, unsigned waves,
+                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
 /// The MFMA element kind that reads operands of `type`, if any.
 std::optional<MfmaElement> getMfmaElement(mlir::Type type);
 

@@ -23,7 +23,10 @@ def HK_KernelOp : HK_Op<"kernel", [
     A kernel runs as a grid of blocks, each of `waves` 64-lane waves.
     Arguments are global views (`!hk.gl`) or `i32`/`f32` scalars; they are
     passed in the compact ABI documented in the README. An optional schedule
-    (`#hk.pingpong`, `#hk.interleave`) is realised by `hk-schedule`.
+    (`#hk.pingpong`, `#hk.interleave`) is realised by `hk-schedule` on the
+    kernel's main loop. In a kernel with several loops, name the one to
+    schedule instead: `scf.for ... {...} {hk.schedule = #hk.pingpong<waves =
+    8>}` on one top-level loop, and no schedule on the kernel.
 
     ```mlir
     hk.kernel @scale(%x: !hk.gl<?x?xf32>, %y: !hk.gl<?x?xf32>, %s: f32)
@@ -53,6 +56,10 @@ def HK_KernelOp : HK_Op<"kernel", [
     ::mlir::Region *getCallableRegion() { return &getBody(); }
     /// Bytes of LDS allocated by hk.alloc ops in the body.
     int64_t getSharedMemoryBytes();
+    /// The top-level op of the body that carries `hk.schedule`, if any.
+    ::mlir::Operation *getScheduledLoop();
+    /// The kernel's schedule, or that of its scheduled loop; null if none.
+    ::mlir::Attribute getEffectiveSchedule();
   }];
 }
 
