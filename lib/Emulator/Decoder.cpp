@@ -243,14 +243,36 @@ static bool parseOperand(llvm::StringRef token, Operand &op,
   return true;
 }
 
-/// Encodes an inline float constant for an operand of `type` and width.
-static uint64_t encodeFloatConstant(double value, ConstType type,
-                                    unsigned count) {
-  if (count == 2 || type == ConstType::F64)
+/// Encodes an inline float constant for an operand of `type`, for text
+/// parsed without the disassembler's operands.
+static uint64_t encodeFloatConstant(double value, ConstType type) {
+  if (type == ConstType::F64)
     return f64ToBits(value);
   if (type == ConstType::F16)
     return f32ToF16(float(value));
   return f32ToBits(float(value));
+}
+
+/// The bit pattern the disassembler decoded for the inline float constant
+/// printed as `value`: the first of `imms` that encodes `value` in f64, f32,
+/// f16 or bf16 (bf16 constants are f32 ones truncated, 1/(2*pi) included).
+/// The printed text does not say how wide an operand is, but the hardware
+/// expands a constant to the operand's width: v_mov_b64 and s_mov_b64 read
+/// 1.0 as 0x3ff0000000000000, the 32-bit shift count of v_lshl_add_u64 reads
+/// it as 0x3f800000. Consumes `imms` up to the match, so that constants are
+/// matched to the MCInst operands in order.
+static std::optional<uint64_t>
+takeDecodedConstant(double value, llvm::ArrayRef<int64_t> &imms) {
+  uint32_t f32 = f32ToBits(float(value));
+  const uint64_t encodings[] = {f64ToBits(value), f32, f32ToF16(float(value)),
+                                f32 >> 16};
+  while (!imms.empty()) {
+    uint64_t imm = uint64_t(imms.front());
+    imms = imms.drop_front();
+    if (llvm::is_contained(encodings, imm))
+      return imm;
+  }
+  return std::nullopt;
 }
 
 /// Parses ds_swizzle's "swizzle(...)" offset into the 16-bit pattern.
@@ -528,7 +550,8 @@ static InstrClass classifyUnhandled(llvm::StringRef m) {
   return InstrClass::Other;
 }
 
-llvm::Error hk::emu::parseInstructionText(llvm::StringRef text, Instr &in) {
+llvm::Error hk::emu::parseInstructionText(llvm::StringRef text, Instr &in,
+                                          llvm::ArrayRef<int64_t> decodedImms) {
   text = text.trim();
   in.text = text.str();
   auto [mnemonic, rest] = text.split(' ');
@@ -582,8 +605,11 @@ llvm::Error hk::emu::parseInstructionText(llvm::StringRef text, Instr &in) {
     std::optional<double> floatValue;
     if (!parseOperand(token, op, floatValue))
       return makeError("cannot parse operand '" + token + "'");
-    if (floatValue)
-      op.imm = encodeFloatConstant(*floatValue, constType, 1);
+    if (!floatValue)
+      continue;
+    std::optional<uint64_t> decoded =
+        takeDecodedConstant(*floatValue, decodedImms);
+    op.imm = decoded ? *decoded : encodeFloatConstant(*floatValue, constType);
   }
   for (llvm::StringRef token : modifierTexts)
     if (!parseModifier(token, in))
@@ -712,7 +738,11 @@ DecodedProgram::decode(const CodeObject &object) {
       llvm::raw_string_ostream os(text);
       d->printer->printInst(&inst, in.pc, "", *d->sti, os);
       captureImmediate(inst, in);
-      if (llvm::Error error = parseInstructionText(text, in))
+      llvm::SmallVector<int64_t> imms;
+      for (const llvm::MCOperand &operand : inst)
+        if (operand.isImm())
+          imms.push_back(operand.getImm());
+      if (llvm::Error error = parseInstructionText(text, in, imms))
         in.decodeError = llvm::toString(std::move(error)) + " in '" +
                          llvm::StringRef(text).trim().str() + "'";
     }

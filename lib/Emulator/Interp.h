@@ -61,7 +61,9 @@ struct Wave;
 struct Instr;
 using Handler = void (*)(Wave &, const Instr &);
 
-/// How inline float constants of an instruction are encoded.
+/// How inline float constants of an instruction are encoded when its text
+/// is parsed without the MCInst it was printed from (see
+/// parseInstructionText).
 enum class ConstType : uint8_t { F32, F16, F64 };
 
 /// What the handler table knows about a mnemonic.
@@ -148,8 +150,12 @@ private:
 };
 
 /// Decodes the instruction text LLVM printed into `instr` (exposed for unit
-/// tests of the parser).
-llvm::Error parseInstructionText(llvm::StringRef text, Instr &instr);
+/// tests of the parser). `decodedImms` are the immediate operands of the
+/// MCInst the text was printed from, in order; inline float constants take
+/// their bit patterns from them, which carry each operand's width and type.
+/// Without them a constant is encoded by the handler's ConstType.
+llvm::Error parseInstructionText(llvm::StringRef text, Instr &instr,
+                                 llvm::ArrayRef<int64_t> decodedImms = {});
 
 /// s_branch and s_cbranch_*: SOPP branches whose immediate is a signed
 /// dword offset from the next instruction.

@@ -48,6 +48,25 @@ TEST(Parser, SourceModifiersAndConstants) {
   EXPECT_EQ(uint32_t(neg.ops[1].imm), 0xfffffff0u);
 }
 
+TEST(Parser, ConstantsTakeTheDecodedOperandWidth) {
+  // The disassembler's MCInst holds each inline constant at its operand's
+  // width: v_lshl_add_u64's shift count is 32 bits, its addend 64. The
+  // printed text is the same for both.
+  Instr in;
+  const int64_t imms[] = {0x3f800000, 0x3ff0000000000000};
+  llvm::Error error =
+      parseInstructionText("v_lshl_add_u64 v[0:1], v[2:3], 1.0, 1.0", in, imms);
+  ASSERT_FALSE(bool(error)) << toString(std::move(error));
+  EXPECT_EQ(in.ops[2].imm, 0x3f800000u);
+  EXPECT_EQ(in.ops[3].imm, 0x3ff0000000000000u);
+  // Modifier immediates between them (here a zero) are skipped.
+  Instr f64;
+  const int64_t f64Imms[] = {0, int64_t(0xbff0000000000000)};
+  error = parseInstructionText("v_add_f64 v[0:1], -1.0, v[2:3]", f64, f64Imms);
+  ASSERT_FALSE(bool(error)) << toString(std::move(error));
+  EXPECT_EQ(f64.ops[1].imm, 0xbff0000000000000u);
+}
+
 TEST(Parser, SpecialRegisters) {
   Instr in = parse("s_and_saveexec_b64 s[0:1], vcc");
   EXPECT_EQ(in.ops[1].reg, kVccLo);
