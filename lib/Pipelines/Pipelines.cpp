@@ -24,7 +24,8 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKGridSwizzle(
       HKGridSwizzleOptions{options.gridChunk, options.gridGroup}));
   pm.addPass(createHKMfmaLayout());
-  pm.addPass(createHKSchedule());
+  pm.addPass(createHKSchedule(HKScheduleOptions{
+      options.mfmaPerGroup, options.dsReadsPerGroup, options.vmemPerGroup}));
   pm.addPass(createHKBufferLoads(HKBufferLoadsOptions{options.direct}));
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
   pm.addPass(createConvertHKToAMDGPU(ConvertHKToAMDGPUOptions{

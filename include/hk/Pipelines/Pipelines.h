@@ -28,6 +28,19 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "grid-group",
       llvm::cl::desc("Block rows per group of the block order (0: row-major)"),
       llvm::cl::init(0)};
+  Option<unsigned> mfmaPerGroup{
+      *this, "mfma-per-group",
+      llvm::cl::desc("Interleave schedule: MFMAs per scheduling group"),
+      llvm::cl::init(1)};
+  Option<unsigned> dsReadsPerGroup{
+      *this, "ds-reads-per-group",
+      llvm::cl::desc("Interleave schedule: LDS reads after each MFMA group"),
+      llvm::cl::init(1)};
+  Option<unsigned> vmemPerGroup{
+      *this, "vmem-per-group",
+      llvm::cl::desc(
+          "Interleave schedule: vector-memory reads after each MFMA group"),
+      llvm::cl::init(1)};
   Option<bool> ldsSwizzle{
       *this, "lds-swizzle",
       llvm::cl::desc("Swizzle shared tiles and conversion scratch against "

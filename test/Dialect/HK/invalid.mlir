@@ -65,6 +65,11 @@ module attributes {test.s = #hk.interleave<waves = 8>} {}
 
 // -----
 
+// expected-error @below {{interleave groups need at least one MFMA each}}
+module attributes {test.s = #hk.interleave<waves = 4, mfma = 0>} {}
+
+// -----
+
 // expected-error @below {{unknown chip 'gfx9000'; known chips: gfx942, gfx950}}
 module attributes {hk.target = #hk.target<"gfx9000">} {}
 
@@ -893,6 +898,30 @@ hk.kernel @k() waves(8) {
   %r = hk.cluster compute {
     hk.yield %a : !hk.rt<16x16xf32, col>
   } : !hk.rt<16x16xf32, row>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) {
+  // expected-error @below {{holds an hk.barrier; clusters are fenced by the barriers between them, not inside them}}
+  hk.cluster memory {
+    hk.barrier
+    hk.yield
+  }
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) {
+  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  // expected-error @below {{is a memory cluster but holds an hk.mma; put matrix work in a compute cluster}}
+  %r = hk.cluster memory {
+    %d = hk.mma abt %a, %a, %z : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    hk.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
   hk.return
 }
 

@@ -5,6 +5,12 @@
 // read); the iteration ends by waiting for the prefetch and a barrier.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=PAIRS
+// The same group sizes from the kernel's schedule, which wins over the
+// pass options, and from hk-pipeline's options.
+// RUN: sed 's/#hk.interleave<waves = 4>/#hk.interleave<waves = 4, mfma = 2, vmem = 0>/' %s | hk-opt --hk-mfma-layout --hk-schedule="mfma-per-group=4" | FileCheck %s --check-prefix=PAIRS
+// RUN: hk-opt %s --hk-pipeline="chip=gfx950 mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=LOWERED
+// LOWERED-COUNT-16: rocdl.sched.group.barrier 8, 2, 0
+// LOWERED-NOT: rocdl.sched.group.barrier 32,
 
 // A 64x64 accumulator with 16x16x32 MFMAs over K = 64: 16 x 2 = 32 MFMAs,
 // so 32 rounds of three groups.

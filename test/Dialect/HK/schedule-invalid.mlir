@@ -141,3 +141,110 @@ hk.kernel @loose_barrier() waves(8) schedule(#hk.pingpong<waves = 8>) {
   }
   hk.return
 }
+
+// -----
+
+hk.kernel @between() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sA = hk.alloc : !hk.st<64x64xbf16>
+  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    %m = hk.cluster memory {
+      %x = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+      hk.yield %x : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    } : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    // expected-error @below {{sits between the clusters of a ping-pong loop; put memory and compute work inside hk.cluster ops}}
+    %stray = hk.load %sA[%c0, %c1] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %m, %stray, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}
+
+// -----
+
+hk.kernel @ends_with_memory() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sA = hk.alloc : !hk.st<64x64xbf16>
+  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    %m = hk.cluster memory {
+      %x = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+      hk.yield %x : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    } : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %m, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    // expected-error @below {{ends a ping-pong loop; the loop must end with a compute cluster}}
+    hk.cluster memory {
+      %x = hk.load %sA[%c0, %c1] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+      hk.yield
+    }
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}
+
+// -----
+
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @no_group_load() waves(4) schedule(#hk.interleave<waves = 4>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  // expected-error @below {{is the main loop of a scheduled kernel but loads no shared tile with hk.group_load; nothing to pipeline}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}
+}
+
+// -----
+
+// The MFMA comes before any read of a shared tile.
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @compute_first(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<waves = 4>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sA = hk.alloc : !hk.st<64x64xbf16>
+  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  // expected-error @below {{cannot be scheduled: its body must read shared tiles first and end with the computation on them}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+    %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    %x = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    %e = hk.mma abt %x, %a, %d {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    scf.yield %e : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}
+}
+
+// -----
+
+// expected-error @below {{needs a target chip to check that double-buffered LDS fits; run hk-target first}}
+hk.kernel @no_target(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<waves = 4>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sA = hk.alloc : !hk.st<64x64xbf16>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+    %x = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    %d = hk.mma abt %x, %x, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}

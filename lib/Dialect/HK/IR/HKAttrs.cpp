@@ -215,11 +215,15 @@ LogicalResult PingPongAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 InterleaveAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       unsigned waves) {
+                       unsigned waves, std::optional<unsigned> mfma,
+                       std::optional<unsigned> dsReads,
+                       std::optional<unsigned> vmem) {
   if (waves != 4)
     return emitError() << "interleave runs one wave per SIMD, so it needs 4 "
                           "waves, got "
                        << waves;
+  if (mfma && *mfma == 0)
+    return emitError() << "interleave groups need at least one MFMA each";
   return success();
 }
 

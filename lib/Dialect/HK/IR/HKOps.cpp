@@ -882,7 +882,23 @@ LogicalResult ClusterOp::verify() {
   if (yield.getValues().getTypes() != getResultTypes())
     return emitOpError() << "yields (" << yield.getValues().getTypes()
                          << ") but returns (" << getResultTypes() << ")";
-  return success();
+  // Schedules count the barriers between clusters; one inside a cluster
+  // would shift the wave groups' phases unseen.
+  bool isMemory = getKind() == ClusterKind::Memory;
+  WalkResult misplaced = getBody().walk([&](Operation *op) {
+    if (isa<BarrierOp>(op)) {
+      emitOpError() << "holds an hk.barrier; clusters are fenced by the "
+                       "barriers between them, not inside them";
+      return WalkResult::interrupt();
+    }
+    if (isMemory && isa<MmaOp>(op)) {
+      emitOpError() << "is a memory cluster but holds an hk.mma; put matrix "
+                       "work in a compute cluster";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(misplaced.wasInterrupted());
 }
 
 void ClusterOp::getSuccessorRegions(RegionBranchPoint point,

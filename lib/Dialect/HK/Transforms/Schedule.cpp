@@ -231,12 +231,22 @@ private:
 
   /// sched_group_barriers at the end of `cluster`: MFMAs in groups of
   /// mfma-per-group, each followed by a group of LDS reads and one of
-  /// vector-memory reads, as many times as the cluster has MFMAs.
+  /// vector-memory reads, as many times as the cluster has MFMAs. The
+  /// kernel's #hk.interleave may set the group sizes itself.
   void addInstructionGroups(ClusterOp cluster) {
     int64_t mfmas = 0;
     cluster->walk([&](MmaOp mma) { mfmas += countMfmas(mma); });
     if (mfmas == 0)
       return;
+    // The kernel's schedule may override the pass options.
+    unsigned perGroup = mfmaPerGroup, dsReads = dsReadsPerGroup,
+             vmem = vmemPerGroup;
+    if (auto schedule = dyn_cast_if_present<InterleaveAttr>(
+            cluster->getParentOfType<KernelOp>().getEffectiveSchedule())) {
+      perGroup = schedule.getMfma().value_or(perGroup);
+      dsReads = schedule.getDsReads().value_or(dsReads);
+      vmem = schedule.getVmem().value_or(vmem);
+    }
     OpBuilder b(cluster.getBody().front().getTerminator());
     Location loc = cluster.getLoc();
     auto group = [&](int32_t mask, int32_t size) {
@@ -245,11 +255,11 @@ private:
                                          b.getI32IntegerAttr(size),
                                          b.getI32IntegerAttr(0));
     };
-    int64_t rounds = (mfmas + mfmaPerGroup - 1) / mfmaPerGroup;
+    int64_t rounds = (mfmas + perGroup - 1) / perGroup;
     for (int64_t i = 0; i < rounds; ++i) {
-      group(kMaskMfma, mfmaPerGroup);
-      group(kMaskDsRead, dsReadsPerGroup);
-      group(kMaskVmemRead, vmemPerGroup);
+      group(kMaskMfma, perGroup);
+      group(kMaskDsRead, dsReads);
+      group(kMaskVmemRead, vmem);
     }
   }
 

@@ -188,10 +188,17 @@ def HK_InterleaveAttr : HK_Attr<"Interleave", "interleave"> {
   let summary = "4-wave interleave schedule";
   let description = [{
     One wave per SIMD interleaves single MFMAs with single LDS reads and
-    global-to-LDS loads.
+    global-to-LDS loads. The optional group sizes override hk-schedule's
+    options for this kernel: `mfma` MFMAs per scheduling group, each
+    followed by `ds_reads` LDS reads and `vmem` vector-memory reads (0
+    leaves that class out), e.g.
+    `#hk.interleave<waves = 4, mfma = 2, ds_reads = 1, vmem = 0>`.
   }];
-  let parameters = (ins "unsigned":$waves);
-  let assemblyFormat = "`<` `waves` `=` $waves `>`";
+  let parameters = (ins "unsigned":$waves,
+                        OptionalParameter<"std::optional<unsigned>">:$mfma,
+                        OptionalParameter<"std::optional<unsigned>">:$ds_reads,
+                        OptionalParameter<"std::optional<unsigned>">:$vmem);
+  let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
 
