@@ -79,3 +79,144 @@ hk.kernel @fp8_gfx942() waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// Every count below is (M/m) x (N/n) x (K/k), worked out from the tile and
+// instruction shapes; the operand vectors hold m*k/64 elements per lane and
+// the accumulators m*n/64.
+
+// gfx950's 32x32x16 bf16, pinned on a 64x64x64 A*B: 2 x 2 x 4 = 16, with
+// 8 bf16 per lane and 16 accumulator registers.
+// CHECK-LABEL: llvm.func @bf16_32x32x16_gfx950
+// CHECK-COUNT-16: amdgpu.mfma 32x32x16 {{.*}} : vector<8xbf16>, vector<8xbf16>, vector<16xf32>
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @bf16_32x32x16_gfx950() waves(1) {
+  %a = hk.zero : !hk.rt<64x64xbf16>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma ab %a, %a, %c {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<64x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// gfx950's 32x32x16 f16, chosen unpinned: K = 48 is no multiple of
+// 16x16x32's K, and 32x32x16 reads twice 16x16x16's K per register. A 96x64
+// accumulator: 3 x 2 x 3 = 18.
+// CHECK-LABEL: llvm.func @f16_32x32x16_gfx950
+// CHECK-COUNT-18: amdgpu.mfma 32x32x16 {{.*}} : vector<8xf16>, vector<8xf16>, vector<16xf32>
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @f16_32x32x16_gfx950() waves(1) {
+  %a = hk.zero : !hk.rt<96x48xf16>
+  %b = hk.zero : !hk.rt<64x48xf16>
+  %c = hk.zero : !hk.rt<96x64xf32>
+  %d = hk.mma abt %a, %b, %c : !hk.rt<96x48xf16>, !hk.rt<64x48xf16>, !hk.rt<96x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// FNUZ fp8 on gfx942 with K = 128: 16x16x32 (8 bytes per lane) on a 64x64
+// accumulator, 4 x 4 x 4 = 64.
+// CHECK-LABEL: llvm.func @fp8_16x16x32_gfx942
+// CHECK-COUNT-64: amdgpu.mfma 16x16x32 {{.*}} : vector<8xf8E4M3FNUZ>, vector<8xf8E4M3FNUZ>, vector<4xf32>
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @fp8_16x16x32_gfx942() waves(1) {
+  %a = hk.zero : !hk.rt<64x128xf8E4M3FNUZ>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<64x128xf8E4M3FNUZ>, !hk.rt<64x128xf8E4M3FNUZ>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A pinned gfx942 32x32x16 multiplying E4M3 by E5M2 (both FNUZ): a 64x32
+// accumulator with K = 64, 2 x 1 x 4 = 8; the instruction keeps each
+// operand's format.
+// CHECK-LABEL: llvm.func @fp8_bf8_32x32x16_gfx942
+// CHECK-COUNT-8: amdgpu.mfma 32x32x16 {{.*}} : vector<8xf8E4M3FNUZ>, vector<8xf8E5M2FNUZ>, vector<16xf32>
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @fp8_bf8_32x32x16_gfx942() waves(1) {
+  %a = hk.zero : !hk.rt<64x64xf8E4M3FNUZ>
+  %b = hk.zero : !hk.rt<32x64xf8E5M2FNUZ>
+  %c = hk.zero : !hk.rt<64x32xf32>
+  %d = hk.mma abt %a, %b, %c {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<64x64xf8E4M3FNUZ>, !hk.rt<32x64xf8E5M2FNUZ>, !hk.rt<64x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// OCP fp8 on gfx950, scaled 16x16x128 on a 32x48 accumulator with K = 256:
+// 2 x 3 x 2 = 12, 32 bytes per lane.
+// CHECK-LABEL: llvm.func @scaled_16x16x128_gfx950
+// CHECK-COUNT-12: amdgpu.scaled_mfma 16x16x128 {{.*}} : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>
+// CHECK-NOT: amdgpu.scaled_mfma
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @scaled_16x16x128_gfx950() waves(1) {
+  %a = hk.zero : !hk.rt<32x256xf8E4M3FN>
+  %b = hk.zero : !hk.rt<48x256xf8E4M3FN>
+  %c = hk.zero : !hk.rt<32x48xf32>
+  %d = hk.mma abt %a, %b, %c : !hk.rt<32x256xf8E4M3FN>, !hk.rt<48x256xf8E4M3FN>, !hk.rt<32x48xf32>
+  hk.return
+}
+}
+
+// -----
+
+// OCP E5M2 on gfx950 with K = 192, no multiple of 128: scaled 32x32x64,
+// 2 x 2 x 3 = 12, 32 bytes per lane and 16 accumulator registers.
+// CHECK-LABEL: llvm.func @scaled_32x32x64_gfx950
+// CHECK-COUNT-12: amdgpu.scaled_mfma 32x32x64 {{.*}} : f8E8M0FNU, vector<32xf8E5M2>, f8E8M0FNU, vector<32xf8E5M2>, vector<16xf32>
+// CHECK-NOT: amdgpu.scaled_mfma
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @scaled_32x32x64_gfx950() waves(1) {
+  %a = hk.zero : !hk.rt<64x192xf8E5M2>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<64x192xf8E5M2>, !hk.rt<64x192xf8E5M2>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A^T * B on gfx942: A is 32x64 (K x M), B 32x48 (K x N); both take the
+// B-operand layout. M x N x K = 64x48x32 in 16x16x16: 4 x 3 x 2 = 24.
+// CHECK-LABEL: llvm.func @atb_gfx942
+// CHECK-COUNT-24: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @atb_gfx942() waves(1) {
+  %a = hk.zero : !hk.rt<32x64xbf16>
+  %b = hk.zero : !hk.rt<32x48xbf16>
+  %c = hk.zero : !hk.rt<64x48xf32>
+  %d = hk.mma atb %a, %b, %c : !hk.rt<32x64xbf16>, !hk.rt<32x48xbf16>, !hk.rt<64x48xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A^T * B^T on gfx950: A is 64x32 (K x M), B 64x64 (N x K). M x N x K =
+// 32x64x64 in 16x16x32: 2 x 4 x 2 = 16.
+// CHECK-LABEL: llvm.func @atbt_gfx950
+// CHECK-COUNT-16: amdgpu.mfma 16x16x32 {{.*}} : vector<8xf16>, vector<8xf16>, vector<4xf32>
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @atbt_gfx950() waves(1) {
+  %a = hk.zero : !hk.rt<64x32xf16>
+  %b = hk.zero : !hk.rt<64x64xf16>
+  %c = hk.zero : !hk.rt<32x64xf32>
+  %d = hk.mma atbt %a, %b, %c : !hk.rt<64x32xf16>, !hk.rt<64x64xf16>, !hk.rt<32x64xf32>
+  hk.return
+}
+}
