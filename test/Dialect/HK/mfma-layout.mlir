@@ -137,6 +137,101 @@ hk.kernel @f32_and_default() waves(4) {
 
 // -----
 
+// f16 takes the shapes bf16 does: 16x16x16 with 32 K per operand block on
+// gfx942, the double-rate 16x16x32 on gfx950.
+// CHECK-LABEL: hk.kernel @f16_gfx942
+// CHECK: hk.mma ab {{.*}} {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<64x64xf16, #hk.mfma<a, 16x16x32>>, !hk.rt<64x64xf16, #hk.mfma<b, 16x16x32>>, !hk.rt<64x64xf32, #hk.mfma<acc, 16x16x16>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @f16_gfx942() waves(4) {
+  %a = hk.zero : !hk.rt<64x64xf16>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma ab %a, %a, %c : !hk.rt<64x64xf16>, !hk.rt<64x64xf16>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// CHECK-LABEL: hk.kernel @f16_gfx950
+// CHECK: hk.mma ab {{.*}} {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<64x64xf16, #hk.mfma<a, 16x16x32>>, !hk.rt<64x64xf16, #hk.mfma<b, 16x16x32>>, !hk.rt<64x64xf32, #hk.mfma<acc, 16x16x32>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @f16_gfx950() waves(4) {
+  %a = hk.zero : !hk.rt<64x64xf16>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma ab %a, %a, %c : !hk.rt<64x64xf16>, !hk.rt<64x64xf16>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// With K = 16 on gfx942, 16x16x16 and 32x32x8 read as much K per register,
+// but only 32x32x8 can pack two instructions' K into one 16-byte run.
+// CHECK-LABEL: hk.kernel @k16_gfx942
+// CHECK: hk.mma abt {{.*}} {instr = #hk.mfma_shape<32x32x8>} : !hk.rt<64x16xbf16, #hk.mfma<a, 32x32x16>>, !hk.rt<64x16xbf16, #hk.mfma<a, 32x32x16>>, !hk.rt<64x64xf32, #hk.mfma<acc, 32x32x8>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @k16_gfx942() waves(4) {
+  %a = hk.zero : !hk.rt<64x16xbf16>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<64x16xbf16>, !hk.rt<64x16xbf16>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// With K = 16 on gfx950, 16x16x32 does not divide K; 32x32x16 reads twice
+// the K per register of 16x16x16 and 32x32x8 and is chosen unpinned.
+// CHECK-LABEL: hk.kernel @k16_gfx950
+// CHECK: hk.mma abt {{.*}} {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<64x16xbf16, #hk.mfma<a, 32x32x16>>, !hk.rt<64x16xbf16, #hk.mfma<a, 32x32x16>>, !hk.rt<64x64xf32, #hk.mfma<acc, 32x32x16>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @k16_gfx950() waves(4) {
+  %a = hk.zero : !hk.rt<64x16xbf16>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<64x16xbf16>, !hk.rt<64x16xbf16>, !hk.rt<64x64xf32>
+  hk.return
+}
+}
+
+// -----
+
+// E5M2 fp8 takes the E4M3 shapes: FNUZ on gfx942, 16x16x32 (two per
+// 16-byte run) or, when K is 32, 32x32x16 ...
+// CHECK-LABEL: hk.kernel @e5m2_gfx942
+// CHECK: {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<32x128xf8E5M2FNUZ, #hk.mfma<a, 16x16x64>>
+// CHECK: {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<32x32xf8E5M2FNUZ, #hk.mfma<a, 32x32x32>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @e5m2_gfx942() waves(4) {
+  %a = hk.zero : !hk.rt<32x128xf8E5M2FNUZ>
+  %a2 = hk.zero : !hk.rt<32x32xf8E5M2FNUZ>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %c2 = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<32x128xf8E5M2FNUZ>, !hk.rt<32x128xf8E5M2FNUZ>, !hk.rt<32x32xf32>
+  %e = hk.mma abt %a2, %a2, %c2 : !hk.rt<32x32xf8E5M2FNUZ>, !hk.rt<32x32xf8E5M2FNUZ>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// ... and OCP on gfx950, the scaled 16x16x128, or 32x32x64 when K is 64.
+// CHECK-LABEL: hk.kernel @e5m2_gfx950
+// CHECK: {instr = #hk.mfma_shape<16x16x128>} : !hk.rt<32x128xf8E5M2, #hk.mfma<a, 16x16x128>>
+// CHECK: {instr = #hk.mfma_shape<32x32x64>} : !hk.rt<32x64xf8E5M2, #hk.mfma<a, 32x32x64>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @e5m2_gfx950() waves(4) {
+  %a = hk.zero : !hk.rt<32x128xf8E5M2>
+  %a2 = hk.zero : !hk.rt<32x64xf8E5M2>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %c2 = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma abt %a, %a, %c : !hk.rt<32x128xf8E5M2>, !hk.rt<32x128xf8E5M2>, !hk.rt<32x32xf32>
+  %e = hk.mma abt %a2, %a2, %c2 : !hk.rt<32x64xf8E5M2>, !hk.rt<32x64xf8E5M2>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
 hk.kernel @no_target() waves(4) {
   %a = hk.zero : !hk.rt<16x16xbf16>
   %c = hk.zero : !hk.rt<16x16xf32>
