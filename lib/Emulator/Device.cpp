@@ -32,11 +32,16 @@ static std::string hex(uint64_t value) {
 // -----------------------------------------------------------------
 
 DevicePtr GlobalMemory::allocate(uint64_t size, llvm::StringRef label) {
-  std::lock_guard<std::mutex> lock(mutex);
+  if (size > kMaxAllocationBytes)
+    return 0;
   Allocation alloc;
+  alloc.data.reset(
+      static_cast<uint8_t *>(std::calloc(std::max<uint64_t>(size, 1), 1)));
+  if (!alloc.data)
+    return 0;
+  std::lock_guard<std::mutex> lock(mutex);
   alloc.base = nextBase;
   alloc.size = size;
-  alloc.data.reset(new uint8_t[std::max<uint64_t>(size, 1)]());
   alloc.label = label.str();
   // A 64 KiB unmapped gap after each buffer catches runs off its end.
   nextBase += llvm::alignTo(std::max<uint64_t>(size, 1), 4096) + 65536;
@@ -161,11 +166,23 @@ Device::loadModule(llvm::StringRef bytes) {
   if (&object->getChip() != &chip)
     return makeError("code object is for " + object->getChip().name +
                      ", but the device is a " + chip.name);
-  for (const KernelInfo &kernel : object->getKernels())
+  for (const KernelInfo &kernel : object->getKernels()) {
     if (kernel.wavefrontSize != chip.waveSize)
       return makeError("kernel '" + kernel.name + "' uses wave" +
                        llvm::Twine(kernel.wavefrontSize) + "; " + chip.name +
                        " runs wave" + llvm::Twine(chip.waveSize));
+    if (kernel.kernargSegmentSize > kMaxKernargSegmentBytes)
+      return makeError("kernel '" + kernel.name + "' has a " +
+                       llvm::Twine(kernel.kernargSegmentSize) +
+                       "-byte kernarg segment; the emulator allows at most " +
+                       llvm::Twine(kMaxKernargSegmentBytes));
+    if (kernel.privateSegmentFixedSize > kMaxPrivateSegmentBytes)
+      return makeError("kernel '" + kernel.name + "' needs " +
+                       llvm::Twine(kernel.privateSegmentFixedSize) +
+                       " bytes of scratch per work-item; " + chip.name +
+                       " provides at most " +
+                       llvm::Twine(kMaxPrivateSegmentBytes));
+  }
   auto program = DecodedProgram::decode(*object);
   if (!program)
     return program.takeError();
@@ -387,15 +404,19 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
                  0);
   L.kernargAddress = memory.allocate(segment.size(), "kernarg segment");
   L.dispatchAddress = memory.allocate(64, "dispatch packet");
+  llvm::scope_exit cleanup([&] {
+    memory.release(L.kernargAddress);
+    memory.release(L.dispatchAddress);
+  });
+  if (!L.kernargAddress || !L.dispatchAddress)
+    return makeError("cannot allocate the kernarg segment and dispatch "
+                     "packet of kernel '" +
+                     kernel->name + "'");
   std::memcpy(memory.translate(L.kernargAddress, segment.size()),
               segment.data(), segment.size());
   fillDispatchPacket(memory.translate(L.dispatchAddress, 64), grid, block,
                      uint32_t(ldsBytes), L.kernargAddress,
                      kernel->descriptorAddress);
-  llvm::scope_exit cleanup([&] {
-    memory.release(L.kernargAddress);
-    memory.release(L.dispatchAddress);
-  });
 
   std::vector<uint64_t> ids = workgroupOrder(grid, options.onlyWorkgroups);
   unsigned threads = options.threads

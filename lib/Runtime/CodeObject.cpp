@@ -9,6 +9,7 @@
 #include "llvm/BinaryFormat/MsgPackReader.h"
 #include "llvm/Object/ELF.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
@@ -50,15 +51,26 @@ public:
     auto it = map.find(doc.getNode(key));
     return it == map.end() ? nullptr : &it->second;
   }
-  uint64_t getUInt(llvm::StringRef key, uint64_t fallback = 0) const {
+  /// Reads the unsigned 32-bit field `key` into `out` (`fallback` when
+  /// absent or not an integer); `owner` names the kernel or argument for
+  /// the error a negative or wider value gets.
+  llvm::Error getU32(llvm::StringRef key, uint32_t &out,
+                     const llvm::Twine &owner, uint32_t fallback = 0) const {
+    out = fallback;
     const llvm::msgpack::DocNode *node = find(key);
     if (!node)
-      return fallback;
-    if (node->getKind() == llvm::msgpack::Type::UInt)
-      return node->getUInt();
-    if (node->getKind() == llvm::msgpack::Type::Int)
-      return static_cast<uint64_t>(node->getInt());
-    return fallback;
+      return llvm::Error::success();
+    bool isSigned = node->getKind() == llvm::msgpack::Type::Int;
+    if (!isSigned && node->getKind() != llvm::msgpack::Type::UInt)
+      return llvm::Error::success();
+    if (isSigned ? !llvm::isUInt<32>(node->getInt())
+                 : !llvm::isUInt<32>(node->getUInt()))
+      return makeError(owner + " has " + key + " " +
+                       (isSigned ? std::to_string(node->getInt())
+                                 : std::to_string(node->getUInt())) +
+                       " in its metadata, expected 0 to 4294967295");
+    out = uint32_t(isSigned ? node->getInt() : node->getUInt());
+    return llvm::Error::success();
   }
   std::string getString(llvm::StringRef key) const {
     const llvm::msgpack::DocNode *node = find(key);
@@ -111,22 +123,28 @@ static llvm::Error readKernels(llvm::msgpack::Document &doc,
     KernelInfo kernel;
     kernel.name = meta.getString(".name");
     kernel.symbol = meta.getString(".symbol");
-    kernel.kernargSegmentSize = meta.getUInt(".kernarg_segment_size");
-    kernel.kernargSegmentAlign = meta.getUInt(".kernarg_segment_align");
-    kernel.groupSegmentFixedSize = meta.getUInt(".group_segment_fixed_size");
-    kernel.privateSegmentFixedSize =
-        meta.getUInt(".private_segment_fixed_size");
-    kernel.sgprCount = meta.getUInt(".sgpr_count");
-    kernel.vgprCount = meta.getUInt(".vgpr_count");
-    kernel.agprCount = meta.getUInt(".agpr_count");
-    kernel.sgprSpillCount = meta.getUInt(".sgpr_spill_count");
-    kernel.vgprSpillCount = meta.getUInt(".vgpr_spill_count");
-    kernel.wavefrontSize = meta.getUInt(".wavefront_size", 64);
-    kernel.maxFlatWorkgroupSize = meta.getUInt(".max_flat_workgroup_size");
-    kernel.usesDynamicStack = meta.getBool(".uses_dynamic_stack");
     if (kernel.name.empty() || kernel.symbol.empty())
       return makeError("kernel entry without .name or .symbol in code "
                        "object metadata");
+    const std::pair<const char *, uint32_t KernelInfo::*> sizes[] = {
+        {".kernarg_segment_size", &KernelInfo::kernargSegmentSize},
+        {".kernarg_segment_align", &KernelInfo::kernargSegmentAlign},
+        {".group_segment_fixed_size", &KernelInfo::groupSegmentFixedSize},
+        {".private_segment_fixed_size", &KernelInfo::privateSegmentFixedSize},
+        {".sgpr_count", &KernelInfo::sgprCount},
+        {".vgpr_count", &KernelInfo::vgprCount},
+        {".agpr_count", &KernelInfo::agprCount},
+        {".sgpr_spill_count", &KernelInfo::sgprSpillCount},
+        {".vgpr_spill_count", &KernelInfo::vgprSpillCount},
+        {".max_flat_workgroup_size", &KernelInfo::maxFlatWorkgroupSize}};
+    std::string owner = "kernel '" + kernel.name + "'";
+    for (auto [key, field] : sizes)
+      if (llvm::Error error = meta.getU32(key, kernel.*field, owner))
+        return error;
+    if (llvm::Error error =
+            meta.getU32(".wavefront_size", kernel.wavefrontSize, owner, 64))
+      return error;
+    kernel.usesDynamicStack = meta.getBool(".uses_dynamic_stack");
     if (const llvm::msgpack::DocNode *args = meta.find(".args")) {
       if (args->getKind() != llvm::msgpack::Type::Array)
         return makeError("kernel '" + kernel.name + "' has malformed .args");
@@ -140,8 +158,19 @@ static llvm::Error readKernels(llvm::msgpack::Document &doc,
         arg.name = argMeta.getString(".name");
         arg.valueKind = argMeta.getString(".value_kind");
         arg.addressSpace = argMeta.getString(".address_space");
-        arg.offset = argMeta.getUInt(".offset");
-        arg.size = argMeta.getUInt(".size");
+        std::string argOwner = "argument " +
+                               std::to_string(kernel.args.size()) +
+                               " of kernel '" + kernel.name + "'";
+        if (llvm::Error error = argMeta.getU32(".offset", arg.offset, argOwner))
+          return error;
+        if (llvm::Error error = argMeta.getU32(".size", arg.size, argOwner))
+          return error;
+        // Loaders copy arguments into a segment of the declared size.
+        if (uint64_t(arg.offset) + arg.size > kernel.kernargSegmentSize)
+          return makeError(
+              argOwner + " (" + llvm::Twine(arg.size) + " bytes at offset " +
+              llvm::Twine(arg.offset) + ") lies outside its " +
+              llvm::Twine(kernel.kernargSegmentSize) + "-byte kernarg segment");
         kernel.args.push_back(std::move(arg));
       }
     }

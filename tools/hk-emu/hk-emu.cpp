@@ -5,8 +5,9 @@
 //       --arg=buf:a.npy --arg=buf:b.npy --arg=out:f32:4096:c.npy --arg=i32:64
 //
 // Each --arg fills the next explicit kernel argument:
-//   buf:FILE[:OUT]      device buffer initialised from FILE (.npy or raw
-//                       bytes); written back to OUT after the run if given
+//   buf:FILE[:OUT]      device buffer initialised from FILE (a .npy array
+//                       when the name ends in .npy, raw bytes otherwise);
+//                       written back to OUT after the run if given
 //   out:TYPE:COUNT[:OUT] zero-filled buffer of COUNT elements of TYPE
 //                       (f32, f16, bf16, f64, i8..i64, u8..u64, fp8, bf8);
 //                       printed after the run and written to OUT (.npy or
@@ -31,6 +32,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -136,8 +138,9 @@ static std::string readFileOrFail(StringRef path) {
   return (*buffer)->getBuffer().str();
 }
 
-/// Typed scalar argument bytes ("i32:77").
-static bool parseScalar(StringRef type, StringRef value,
+/// Typed scalar argument bytes ("i32:77"); fails the run when `spec`'s
+/// value does not fit its type.
+static bool parseScalar(StringRef type, StringRef value, StringRef spec,
                         std::vector<uint8_t> &out) {
   auto put = [&](const void *data, size_t size) {
     out.assign(static_cast<const uint8_t *>(data),
@@ -154,17 +157,40 @@ static bool parseScalar(StringRef type, StringRef value,
     }
     return put(&d, 8);
   }
-  int64_t v;
-  if (value.getAsInteger(0, v)) {
-    uint64_t u;
-    if (value.getAsInteger(0, u))
-      return false;
-    v = int64_t(u);
-  }
   unsigned size = elementSizeOf(type);
-  if (size == 0 || type.starts_with("f") || type.starts_with("bf"))
+  if (size == 0 || !(type.starts_with("i") || type.starts_with("u")))
     return false;
-  return put(&v, size);
+  unsigned bits = 8 * size;
+  if (type.starts_with("i")) {
+    int64_t v;
+    if (value.getAsInteger(0, v))
+      return false;
+    if (!isIntN(bits, v))
+      fail("--arg=" + spec + ": " + value + " is out of range for " + type +
+           " (" + Twine(minIntN(bits)) + " to " + Twine(maxIntN(bits)) + ")");
+    return put(&v, size);
+  }
+  uint64_t u;
+  if (value.getAsInteger(0, u))
+    return false;
+  if (!isUIntN(bits, u))
+    fail("--arg=" + spec + ": " + value + " is out of range for " + type +
+         " (0 to " + Twine(maxUIntN(bits)) + ")");
+  return put(&u, size);
+}
+
+/// Allocates `bytes` of device memory for the argument `spec`.
+static DevicePtr allocateOrFail(Device &device, uint64_t bytes,
+                                StringRef spec) {
+  if (bytes > kMaxAllocationBytes)
+    fail("--arg=" + spec + ": " + Twine(bytes) +
+         " bytes exceed the emulator's limit of " + Twine(kMaxAllocationBytes) +
+         " bytes per buffer");
+  DevicePtr ptr = device.malloc(bytes, spec);
+  if (!ptr)
+    fail("--arg=" + spec + ": cannot allocate " + Twine(bytes) +
+         " bytes of host memory");
+  return ptr;
 }
 
 static std::string formatElement(StringRef type, const uint8_t *p,
@@ -247,12 +273,14 @@ int main(int argc, char **argv) {
       auto [path, outPath] = rest.split(':');
       std::string data = readFileOrFail(path);
       std::string type = "u8";
-      if (StringRef(data).starts_with("\x93NUMPY")) {
-        NpyArray array = check(parseNpy(data));
-        data.assign(array.data.begin(), array.data.end());
-        type = array.dtype;
+      if (path.ends_with(".npy")) {
+        Expected<NpyArray> array = parseNpy(data);
+        if (!array)
+          fail("--arg=" + spec + ": " + toString(array.takeError()));
+        data.assign(array->data.begin(), array->data.end());
+        type = array->dtype;
       }
-      DevicePtr ptr = device.malloc(data.size(), path);
+      DevicePtr ptr = allocateOrFail(device, data.size(), spec);
       check(device.memcpyHtoD(ptr, data.data(), data.size()));
       check(builder.addPointer(ptr));
       if (!outPath.empty())
@@ -269,15 +297,20 @@ int main(int argc, char **argv) {
         fail("--arg=" + spec +
              ": expected out:TYPE:COUNT[:FILE] with TYPE "
              "one of f32 f16 bf16 f64 fp8 bf8 i8 i16 i32 i64 u8 u16 u32 u64");
-      uint64_t size = count * elementSizeOf(parts[0]);
-      DevicePtr ptr = device.malloc(size, spec);
+      unsigned elementSize = elementSizeOf(parts[0]);
+      if (count > kMaxAllocationBytes / elementSize)
+        fail("--arg=" + spec + ": " + Twine(count) + " elements of " +
+             parts[0] + " exceed the emulator's limit of " +
+             Twine(kMaxAllocationBytes) + " bytes per buffer");
+      uint64_t size = count * elementSize;
+      DevicePtr ptr = allocateOrFail(device, size, spec);
       check(builder.addPointer(ptr));
       outputs.push_back({parts[0].str(), ptr, size,
                          parts.size() > 2 ? parts[2].str() : "", index, true});
       continue;
     }
     std::vector<uint8_t> scalar;
-    if (!parseScalar(kind, rest, scalar))
+    if (!parseScalar(kind, rest, spec, scalar))
       fail("--arg=" + spec +
            ": expected buf:FILE, out:TYPE:COUNT or a "
            "scalar TYPE:VALUE (i32:7, f32:0.5, ...)");

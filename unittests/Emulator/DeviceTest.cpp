@@ -41,6 +41,16 @@ TEST(Device, MemoryRoundTripAndBounds) {
             std::string::npos);
 }
 
+TEST(Device, RefusesAllocationsBeyondTheLimit) {
+  Device dev(*ChipInfo::lookup("gfx942"));
+  EXPECT_EQ(dev.malloc(kMaxAllocationBytes + 1), 0u);
+  EXPECT_EQ(dev.malloc(~0ull), 0u);
+  // The refused requests take no address: the next allocation works.
+  DevicePtr a = dev.malloc(16);
+  EXPECT_NE(a, 0u);
+  EXPECT_NE(dev.getMemory().translate(a, 16), nullptr);
+}
+
 TEST(Device, RejectsNonCodeObjects) {
   Device dev(*ChipInfo::lookup("gfx950"));
   auto module = dev.loadModule("definitely not an ELF file");

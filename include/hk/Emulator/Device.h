@@ -42,6 +42,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -56,6 +57,19 @@ namespace emu {
 
 /// A device address (what a kernel sees in its pointer arguments).
 using DevicePtr = uint64_t;
+
+// Sizes the emulator refuses, so that a malformed code object or request
+// gets an error instead of exhausting the host.
+
+/// One device allocation: 4 GiB, the most a buffer resource (V#) spans.
+inline constexpr uint64_t kMaxAllocationBytes = 4ull << 30;
+/// A kernel's kernarg segment (metadata .kernarg_segment_size): 1 MiB.
+inline constexpr uint32_t kMaxKernargSegmentBytes = 1u << 20;
+/// Scratch per work-item (.private_segment_fixed_size): 131,056 bytes, a
+/// wave64 lane's share of the largest wave scratch COMPUTE_TMPRING_SIZE
+/// describes on gfx9 chips (13 bits of 1 KiB). LLVM compiles no larger
+/// frame.
+inline constexpr uint32_t kMaxPrivateSegmentBytes = 8191u * 1024 / 64;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -150,7 +164,9 @@ private:
 struct Allocation {
   DevicePtr base = 0;
   uint64_t size = 0;
-  std::unique_ptr<uint8_t[]> data;
+  /// calloc'ed: a failed allocation returns null instead of aborting, and
+  /// the zero pages are only backed when touched.
+  std::unique_ptr<uint8_t[], void (*)(void *)> data{nullptr, std::free};
   std::string label;
 };
 
@@ -159,6 +175,7 @@ struct Allocation {
 /// of one buffer lands nowhere instead of in the next.
 class GlobalMemory {
 public:
+  /// 0 when `size` exceeds kMaxAllocationBytes or the host has no memory.
   DevicePtr allocate(uint64_t size, llvm::StringRef label);
   bool release(DevicePtr base);
   /// The allocation holding [address, address+size), or null.
@@ -181,7 +198,9 @@ public:
   const ChipInfo &getChip() const { return chip; }
 
   /// Allocates zero-filled device memory (256-byte aligned). A zero-byte
-  /// request still gets a distinct address.
+  /// request still gets a distinct address. Returns 0, which no allocation
+  /// has, when `bytes` exceeds kMaxAllocationBytes or the host cannot
+  /// provide the memory.
   DevicePtr malloc(uint64_t bytes, llvm::StringRef label = "");
   llvm::Error free(DevicePtr ptr);
   llvm::Error memcpyHtoD(DevicePtr dst, const void *src, uint64_t bytes);
