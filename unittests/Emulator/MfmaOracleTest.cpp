@@ -5,6 +5,14 @@
 // mapping must put each element where the table says, and the MFMA unit fed
 // with operands placed by the table's own rows must produce D = C + A*B.
 //
+// Both checks run for gfx942 and gfx950. The tables are CDNA3's, but every
+// instruction in them is also a CDNA4 instruction with the same opcode,
+// shape and operand registers, so their layout rows hold on gfx950 too. The
+// fp8/bf8 tables give where each 8-bit element sits and that it is an "FP8"
+// or "BF8" value, not how a byte decodes: that is the chip's fp8 format
+// (FNUZ on gfx942, OCP E4M3FN/E5M2 on gfx950), so the arithmetic check
+// decodes the random bytes in the format of the chip under test.
+//
 //===----------------------------------------------------------------------===//
 
 #include "hk/Emulator/Mfma.h"
@@ -67,18 +75,31 @@ int64_t at(const llvm::json::Value &row, unsigned i) {
   return *row.getAsArray()->operator[](i).getAsInteger();
 }
 
-const MfmaInstr &instrFor(const OracleTable &table) {
-  const MfmaInstr *instr = ChipInfo::lookup("gfx942")->findMfma(table.name);
-  EXPECT_NE(instr, nullptr) << table.name << " is missing from ChipInfo";
-  return *instr;
+const MfmaInstr *instrFor(const OracleTable &table, const ChipInfo &chip) {
+  const MfmaInstr *instr = chip.findMfma(table.name);
+  EXPECT_NE(instr, nullptr)
+      << table.name << " is missing from " << chip.name.str() << "'s ChipInfo";
+  return instr;
 }
 
 TEST(MfmaOracle, TablesArePresent) { EXPECT_GE(oracleFiles().size(), 10u); }
 
-TEST(MfmaOracle, LayoutRowsMatchOperandMapping) {
+/// The oracle checks, once per chip.
+class MfmaOracleOnChip : public ::testing::TestWithParam<const char *> {
+protected:
+  const ChipInfo &chip() const { return *ChipInfo::lookup(GetParam()); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Chips, MfmaOracleOnChip,
+                         ::testing::Values("gfx942", "gfx950"));
+
+TEST_P(MfmaOracleOnChip, LayoutRowsMatchOperandMapping) {
   for (const std::string &file : oracleFiles()) {
     OracleTable table = loadTable(file);
-    const MfmaInstr &instr = instrFor(table);
+    const MfmaInstr *found = instrFor(table, chip());
+    if (!found)
+      continue;
+    const MfmaInstr &instr = *found;
     EXPECT_EQ(instr.m, unsigned(*table.obj().getInteger("M")));
     EXPECT_EQ(instr.n, unsigned(*table.obj().getInteger("N")));
     EXPECT_EQ(instr.k, unsigned(*table.obj().getInteger("K")));
@@ -112,7 +133,8 @@ struct Element {
   double value;
 };
 
-Element randomElement(const std::string &type, std::mt19937 &rng) {
+Element randomElement(const std::string &type, Fp8Format fp8,
+                      std::mt19937 &rng) {
   std::normal_distribution<float> normal(0.0f, 2.0f);
   if (type == "FP32") {
     float f = normal(rng);
@@ -126,13 +148,16 @@ Element randomElement(const std::string &type, std::mt19937 &rng) {
     uint16_t h = f32ToF16(normal(rng));
     return {h, double(f16ToF32(h))};
   }
-  // fp8 (FNUZ on gfx942): any byte but the NaN 0x80.
-  bool e5m2 = type == "BF8";
+  // fp8 in the chip's format: any byte that is a finite number (FNUZ: all
+  // but 0x80; OCP E4M3FN: all but 0x7f and 0xff; E5M2: exponent not 31).
+  const MiniFloat &format = fp8Format(fp8, type == "BF8");
   uint32_t byte;
+  double value;
   do {
     byte = rng() & 0xff;
-  } while (byte == 0x80);
-  return {byte, decodeMiniFloat(byte, fp8Format(Fp8Format::FNUZ, e5m2))};
+    value = decodeMiniFloat(byte, format);
+  } while (!std::isfinite(value));
+  return {byte, value};
 }
 
 void placeBits(uint32_t (*regs)[64], int64_t reg, int64_t lane, int64_t bitLo,
@@ -141,23 +166,27 @@ void placeBits(uint32_t (*regs)[64], int64_t reg, int64_t lane, int64_t bitLo,
   regs[reg][lane] = (regs[reg][lane] & ~(mask << bitLo)) | (value << bitLo);
 }
 
-TEST(MfmaOracle, ArithmeticWithTableLayouts) {
+TEST_P(MfmaOracleOnChip, ArithmeticWithTableLayouts) {
   std::mt19937 rng(7);
+  Fp8Format fp8 = chip().fp8Format;
   for (const std::string &file : oracleFiles()) {
     OracleTable table = loadTable(file);
-    const MfmaInstr &instr = instrFor(table);
+    const MfmaInstr *found = instrFor(table, chip());
+    if (!found)
+      continue;
+    const MfmaInstr &instr = *found;
     unsigned M = instr.m, N = instr.n, K = instr.k;
     std::vector<double> a(M * K), b(K * N), c(M * N);
     static uint32_t ra[16][64], rb[16][64], rc[32][64], rd[32][64];
     std::memset(ra, 0, sizeof(ra));
     std::memset(rb, 0, sizeof(rb));
     for (const llvm::json::Value &row : table.rows("a")) {
-      Element e = randomElement(table.type("Src0"), rng);
+      Element e = randomElement(table.type("Src0"), fp8, rng);
       a[at(row, 0) * K + at(row, 1)] = e.value;
       placeBits(ra, at(row, 2), at(row, 3), at(row, 4), at(row, 5), e.bits);
     }
     for (const llvm::json::Value &row : table.rows("b")) {
-      Element e = randomElement(table.type("Src1"), rng);
+      Element e = randomElement(table.type("Src1"), fp8, rng);
       b[at(row, 0) * N + at(row, 1)] = e.value;
       placeBits(rb, at(row, 2), at(row, 3), at(row, 4), at(row, 5), e.bits);
     }
@@ -171,7 +200,7 @@ TEST(MfmaOracle, ArithmeticWithTableLayouts) {
     ops.b = rb;
     ops.c = rc;
     ops.d = rd;
-    executeMfma(instr, Fp8Format::FNUZ, ops);
+    executeMfma(instr, fp8, ops);
     for (const llvm::json::Value &row : table.rows("d")) {
       int64_t i = at(row, 0), j = at(row, 1);
       double ref = c[i * N + j], magnitude = std::fabs(ref);
