@@ -8,6 +8,7 @@
 // stated per-dtype bound. Prints the error figures, the counters and the
 // code object's registers, LDS and spills. Exit code 0 only when every case
 // is within bound, the sanitizers stayed quiet and nothing spilled.
+// --save-hsaco=DIR keeps each chip's code object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,14 @@
 #include "hk/Emulator/Device.h"
 #include "hk/Support/ChipInfo.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -82,6 +86,11 @@ static cl::opt<bool>
                 cl::desc("Only compile, printing the time from source to "
                          "code object (the minimum over --repeat runs)"),
                 cl::cat(category));
+static cl::opt<std::string>
+    saveHsaco("save-hsaco",
+              cl::desc("Write each chip's code object to "
+                       "DIR/<example>.<chip>.hsaco"),
+              cl::value_desc("DIR"), cl::cat(category));
 static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Compilations per chip with "
                                          "--compile-only"),
@@ -90,6 +99,28 @@ static cl::opt<unsigned> repeat("repeat",
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-run") << message << "\n";
   return 1;
+}
+
+/// Writes `hsaco` to `dir`/<stem of example>.<chip>.hsaco, creating `dir`.
+static Error writeHsaco(StringRef dir, StringRef example, const ChipInfo &chip,
+                        StringRef hsaco) {
+  if (std::error_code ec = sys::fs::create_directories(dir))
+    return createStringError(ec,
+                             "cannot create '" + dir + "': " + ec.message());
+  SmallString<128> path(dir);
+  sys::path::append(path,
+                    sys::path::stem(example) + "." + chip.name + ".hsaco");
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (!ec) {
+    os << hsaco;
+    os.close();
+    ec = os.error();
+  }
+  if (ec)
+    return createStringError(ec,
+                             "cannot write '" + path + "': " + ec.message());
+  return Error::success();
 }
 
 static std::vector<const ChipInfo *> selectChips(const run::RunSpec &spec,
@@ -141,7 +172,8 @@ int main(int argc, char **argv) {
   // lld resets every command-line option when it links a code object, so
   // read them all before compiling anything.
   const std::string input = inputFile, chipName = chipOption,
-                    shapesText = shapesOption, onlyKernel = kernelOption;
+                    shapesText = shapesOption, onlyKernel = kernelOption,
+                    hsacoDir = saveHsaco;
   const uint64_t inputSeed = seed;
   const bool printJson = asJson, spillsAllowed = allowSpills,
              onlyCompile = compileOnly;
@@ -204,6 +236,9 @@ int main(int argc, char **argv) {
     auto compiled = compileSource(source, input, chip, settings);
     if (!compiled)
       return fail(toString(compiled.takeError()));
+    if (!hsacoDir.empty())
+      if (Error error = writeHsaco(hsacoDir, input, chip, compiled->hsaco))
+        return fail(toString(std::move(error)));
     if (onlyCompile) {
       double best = compiled->seconds;
       for (unsigned i = 1; i < repeats; ++i) {
