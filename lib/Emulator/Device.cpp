@@ -166,6 +166,9 @@ Device::loadModule(llvm::StringRef bytes) {
   if (&object->getChip() != &chip)
     return makeError("code object is for " + object->getChip().name +
                      ", but the device is a " + chip.name);
+  if (object->isRelocatable())
+    return makeError("the code object is an unlinked relocatable object; "
+                     "link it (ld.lld -shared) before running it");
   for (const KernelInfo &kernel : object->getKernels()) {
     if (kernel.wavefrontSize != chip.waveSize)
       return makeError("kernel '" + kernel.name + "' uses wave" +

@@ -275,7 +275,18 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
   if (!programHeaders)
     return makeError("malformed program headers: " +
                      toString(programHeaders.takeError()));
+  auto sections = elf->sections();
+  if (!sections)
+    return makeError("malformed section headers: " +
+                     toString(sections.takeError()));
+  object.relocatable = header.e_type == llvm::ELF::ET_REL;
   std::string metadataBlob;
+  auto readMetadata = [&](const auto &notes) {
+    for (const auto &note : notes)
+      if (note.getName() == "AMDGPU" &&
+          note.getType() == llvm::ELF::NT_AMDGPU_METADATA)
+        metadataBlob = note.getDescAsStringRef(4).str();
+  };
   for (const ELFT::Phdr &phdr : *programHeaders) {
     if (phdr.p_type == llvm::ELF::PT_LOAD) {
       if (phdr.p_offset > bytes.size() ||
@@ -301,13 +312,55 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
     if (phdr.p_type != llvm::ELF::PT_NOTE)
       continue;
     llvm::Error noteError = llvm::Error::success();
-    for (const auto &note : elf->notes(phdr, noteError))
-      if (note.getName() == "AMDGPU" &&
-          note.getType() == llvm::ELF::NT_AMDGPU_METADATA)
-        metadataBlob = note.getDescAsStringRef(4).str();
+    readMetadata(elf->notes(phdr, noteError));
     if (noteError)
       return makeError("malformed note segment: " +
                        toString(std::move(noteError)));
+  }
+  // An unlinked object (clang -c) has no program headers: its notes are
+  // sections, and its allocatable sections are laid out here, the code
+  // first at address 0 so that function symbols keep their values as
+  // addresses, as tools reading the ELF symbols directly see them.
+  std::map<unsigned, uint64_t> sectionAddress;
+  if (object.relocatable) {
+    for (const ELFT::Shdr &section : *sections) {
+      if (section.sh_type != llvm::ELF::SHT_NOTE)
+        continue;
+      llvm::Error noteError = llvm::Error::success();
+      readMetadata(elf->notes(section, noteError));
+      if (noteError)
+        return makeError("malformed note section: " +
+                         toString(std::move(noteError)));
+    }
+    uint64_t next = 0;
+    for (bool code : {true, false}) {
+      for (auto [index, section] : llvm::enumerate(*sections)) {
+        bool executable = section.sh_flags & llvm::ELF::SHF_EXECINSTR;
+        if (!(section.sh_flags & llvm::ELF::SHF_ALLOC) || executable != code ||
+            section.sh_type == llvm::ELF::SHT_NOTE)
+          continue;
+        if (section.sh_size > kMaxSegmentBytes)
+          return makeError("a section claims " + llvm::Twine(section.sh_size) +
+                           " bytes (at most " + llvm::Twine(kMaxSegmentBytes) +
+                           " are accepted)");
+        Segment segment;
+        segment.address =
+            llvm::alignTo(next, std::max<uint64_t>(section.sh_addralign, 1));
+        segment.memorySize = section.sh_size;
+        if (section.sh_type != llvm::ELF::SHT_NOBITS) {
+          auto contents = elf->getSectionContents(section);
+          if (!contents)
+            return makeError("a section lies outside the file: " +
+                             toString(contents.takeError()));
+          segment.bytes.assign(contents->begin(), contents->end());
+        }
+        segment.bytes.resize(section.sh_size, '\0');
+        segment.executable = executable;
+        sectionAddress[index] = segment.address;
+        next = segment.address + segment.memorySize;
+        object.segments.push_back(std::move(segment));
+      }
+    }
   }
   if (metadataBlob.empty())
     return makeError("code object has no AMDGPU metadata note");
@@ -325,12 +378,9 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
   if (llvm::Error error = readKernels(doc, object.kernels, object.target))
     return std::move(error);
 
-  // Resolve each kernel's descriptor through the symbol tables.
+  // Resolve each kernel's descriptor through the symbol tables (in an
+  // unlinked object, symbol values are offsets into their sections).
   std::map<std::string, uint64_t> symbols;
-  auto sections = elf->sections();
-  if (!sections)
-    return makeError("malformed section headers: " +
-                     toString(sections.takeError()));
   for (const ELFT::Shdr &section : *sections) {
     if (section.sh_type != llvm::ELF::SHT_SYMTAB &&
         section.sh_type != llvm::ELF::SHT_DYNSYM)
@@ -348,7 +398,9 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
         llvm::consumeError(name.takeError());
         continue;
       }
-      symbols[name->str()] = sym.st_value;
+      auto base = sectionAddress.find(sym.st_shndx);
+      symbols[name->str()] =
+          sym.st_value + (base == sectionAddress.end() ? 0 : base->second);
     }
   }
   for (KernelInfo &kernel : object.kernels) {
@@ -361,6 +413,15 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
                      kernel.descriptor.data(), kernel.descriptor.size()))
       return makeError("kernel descriptor of '" + kernel.name +
                        "' lies outside the loaded segments");
+    // An unlinked descriptor's entry offset is still a relocation; the
+    // kernel's code symbol says where the code starts.
+    if (object.relocatable) {
+      auto code = symbols.find(kernel.name);
+      if (code == symbols.end())
+        return makeError("kernel code symbol '" + kernel.name + "' is missing");
+      kernel.entryAddress = code->second;
+      continue;
+    }
     int64_t entryOffset;
     std::memcpy(&entryOffset, kernel.descriptor.data() + 16,
                 sizeof(entryOffset));

@@ -79,6 +79,10 @@ public:
   unsigned getCodeObjectVersion() const { return codeObjectVersion; }
   const std::vector<KernelInfo> &getKernels() const { return kernels; }
   const std::vector<Segment> &getSegments() const { return segments; }
+  /// Whether this is an unlinked relocatable object (clang -c): readable,
+  /// with its sections laid out as segments, but its code and descriptors
+  /// still await relocation, so it cannot run.
+  bool isRelocatable() const { return relocatable; }
   /// The kernel called `name`, or null.
   const KernelInfo *findKernel(llvm::StringRef name) const;
 
@@ -86,6 +90,7 @@ private:
   const ChipInfo *chip = nullptr;
   std::string target;
   unsigned codeObjectVersion = 0;
+  bool relocatable = false;
   std::vector<KernelInfo> kernels;
   std::vector<Segment> segments;
 };
