@@ -621,6 +621,17 @@ hk.kernel @k() waves(4) {
 
 hk.kernel @k() waves(4) {
   %a = hk.zero : !hk.rt<64x32xbf16>
+  %b = hk.zero : !hk.rt<64x32xbf16>
+  %c = hk.zero : !hk.rt<64x64xf32>
+  // expected-error @below {{operand B of 'ab' must be KxN = 32x64, got 64x32}}
+  %d = hk.mma ab %a, %b, %c : !hk.rt<64x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<64x64xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %a = hk.zero : !hk.rt<64x32xbf16>
   %b = hk.zero : !hk.rt<32x64xf16>
   %c = hk.zero : !hk.rt<64x64xf32>
   // expected-error @below {{multiplies 'bf16' by 'f16'; A and B must share an element type (or be two fp8 types of one format)}}
@@ -813,6 +824,16 @@ hk.kernel @k() waves(4) {
   %v = hk.zero : !hk.rv<32xf32, #hk.vec<cols, col>>
   // expected-error @below {{vector layout #hk.vec<cols, col> is not aligned with the rows of a tile in layout #hk.layout<col>}}
   %u = hk.div_row %t, %v : !hk.rt<32x32xf32, col>, !hk.rv<32xf32, #hk.vec<cols, col>>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %t = hk.zero : !hk.rt<32x32xf32, col>
+  %v = hk.zero : !hk.rv<32xf32, #hk.vec<rows, col>>
+  // expected-error @below {{vector layout #hk.vec<rows, col> is not aligned with the columns of a tile in layout #hk.layout<col>}}
+  %u = hk.mul_col %t, %v : !hk.rt<32x32xf32, col>, !hk.rv<32xf32, #hk.vec<rows, col>>
   hk.return
 }
 
