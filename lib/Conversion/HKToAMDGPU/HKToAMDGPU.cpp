@@ -339,6 +339,20 @@ struct ClusterLowering : public OpConversionPattern<ClusterOp> {
 /// do, before dialect conversion would report a bare legalization failure.
 LogicalResult checkLowerable(ModuleOp module) {
   WalkResult result = module.walk([](Operation *op) {
+    if (auto mma = dyn_cast<MmaOp>(op)) {
+      if (!mma.getInstrAttr()) {
+        mma.emitOpError() << "has no MFMA instruction; run hk-mfma-layout "
+                             "first";
+        return WalkResult::interrupt();
+      }
+      // With a target, the verifier has checked that the chip has the
+      // instruction.
+      if (!lookupTargetChip(mma)) {
+        mma.emitOpError() << "needs a target chip to lower its MFMA; run "
+                             "hk-target first";
+        return WalkResult::interrupt();
+      }
+    }
     for (Type type : op->getResultTypes()) {
       auto tile = dyn_cast<RegisterTileType>(type);
       if (tile && !tile.getLayout()) {
