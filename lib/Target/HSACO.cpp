@@ -16,6 +16,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,6 +58,34 @@ static void initializeAMDGPUTarget() {
   });
 }
 
+/// LLVM ignores a feature it does not know, with a warning each time it
+/// builds a subtarget, and compiles without it; reject it instead.
+static llvm::Error checkFeatures(const llvm::Target &target,
+                                 const llvm::Triple &triple,
+                                 const TargetOptions &options) {
+  if (options.features.empty())
+    return llvm::Error::success();
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target.createMCSubtargetInfo(triple, options.chip->name, ""));
+  if (!subtarget)
+    return makeError("no AMDGPU subtarget for " + options.chip->name);
+  llvm::SmallVector<llvm::StringRef> features;
+  llvm::StringRef(options.features).split(features, ',');
+  for (llvm::StringRef feature : features) {
+    llvm::StringRef name = feature.drop_front();
+    bool known = (feature.starts_with("+") || feature.starts_with("-")) &&
+                 llvm::any_of(subtarget->getAllProcessorFeatures(),
+                              [&](const llvm::SubtargetFeatureKV &kv) {
+                                return name == kv.Key;
+                              });
+    if (!known)
+      return makeError("unknown target feature '" + feature +
+                       "': expected +name or -name with an AMDGPU feature "
+                       "name, e.g. +sramecc,-xnack");
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const TargetOptions &options) {
   initializeAMDGPUTarget();
@@ -66,6 +95,8 @@ createTargetMachine(const TargetOptions &options) {
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return makeError("AMDGPU target unavailable in this LLVM: " + error);
+  if (llvm::Error error = checkFeatures(*target, triple, options))
+    return std::move(error);
   llvm::CodeGenOptLevel level =
       llvm::CodeGenOpt::getLevel(options.optLevel)
           .value_or(llvm::CodeGenOptLevel::Aggressive);

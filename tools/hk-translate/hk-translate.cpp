@@ -12,8 +12,10 @@
 #include "hk/Target/HSACO.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
@@ -31,14 +33,14 @@ static cl::opt<std::string> inputFilename(cl::Positional,
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("file"),
                                            cl::init("-"), cl::cat(category));
-static cl::opt<hk::EmitKind> emitKind(
-    "emit", cl::desc("What to produce"), cl::init(hk::EmitKind::Hsaco),
-    cl::values(clEnumValN(hk::EmitKind::LLVM, "llvm", "LLVM IR"),
-               clEnumValN(hk::EmitKind::Assembly, "asm", "AMDGPU assembly"),
-               clEnumValN(hk::EmitKind::Object, "obj", "relocatable object"),
-               clEnumValN(hk::EmitKind::Hsaco, "hsaco",
-                          "loadable code object (default)")),
-    cl::cat(category));
+// A string rather than a cl::values enum: the command-line library reports
+// a bad value without the "error:" prefix every other failure has.
+static cl::opt<std::string>
+    emitOption("emit",
+               cl::desc("What to produce: llvm (LLVM IR), asm (AMDGPU "
+                        "assembly), obj (relocatable object) or hsaco "
+                        "(loadable code object, the default)"),
+               cl::value_desc("kind"), cl::init("hsaco"), cl::cat(category));
 static cl::opt<std::string>
     chipName("chip",
              cl::desc("Target chip (gfx942, gfx950); defaults to the "
@@ -87,12 +89,27 @@ int main(int argc, char **argv) {
                               "HK-MLIR: LLVM/ROCDL dialect to AMDGPU code "
                               "objects\n");
   install_fatal_error_handler(onFatalError);
+  std::optional<hk::EmitKind> emitKind =
+      StringSwitch<std::optional<hk::EmitKind>>(emitOption)
+          .Case("llvm", hk::EmitKind::LLVM)
+          .Case("asm", hk::EmitKind::Assembly)
+          .Case("obj", hk::EmitKind::Object)
+          .Case("hsaco", hk::EmitKind::Hsaco)
+          .Default(std::nullopt);
+  if (!emitKind)
+    return fail("unknown --emit kind '" + emitOption +
+                "'; expected llvm, asm, obj or hsaco");
 
+  // Every dialect parses, so that input that was not lowered gets the
+  // message below rather than a parser error naming its first dialect.
   mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
   registry.insert<hk::HKDialect>();
   hk::registerHsacoTranslations(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Messages name the source line; the op dump would only repeat it.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   std::unique_ptr<MemoryBuffer> input =
@@ -143,7 +160,7 @@ int main(int argc, char **argv) {
   // lld resets every command-line option when it links, so read the
   // remaining options before compiling.
   std::string outputPath = outputFilename;
-  Expected<std::string> result = hk::compileModule(*module, options, emitKind);
+  Expected<std::string> result = hk::compileModule(*module, options, *emitKind);
   if (!result)
     return fail(toString(result.takeError()));
 
