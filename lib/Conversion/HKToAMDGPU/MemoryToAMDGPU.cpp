@@ -15,6 +15,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace hk;
 using namespace hk::lowering;
@@ -447,11 +449,19 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
   Value lane = laneId(b, loc);
   Value laneByte = mulI32(b, loc, lane, plan.laneBytes);
   Value zero = constI32(b, loc, 0);
+  // When every wave of the block takes part, only the rounds decide which
+  // waves issue, and a round every wave issues needs no branch at all.
+  int64_t blockWaves = std::numeric_limits<int64_t>::max();
+  if (auto func = op->getParentOfType<LLVM::LLVMFuncOp>())
+    if (auto size = func->getAttrOfType<DenseI32ArrayAttr>(
+            "rocdl.reqd_work_group_size"))
+      blockWaves = size[0] / 64;
   for (int64_t round = 0; round < plan.rounds(); ++round) {
     // The instruction this wave issues in this round (uniform).
     Value instruction = addI32(b, loc, wave, round * plan.waves);
-    SmallVector<Value> conditions = {
-        ult(b, loc, wave, constI32(b, loc, plan.waves))};
+    SmallVector<Value> conditions;
+    if (plan.waves < blockWaves)
+      conditions.push_back(ult(b, loc, wave, constI32(b, loc, plan.waves)));
     if ((round + 1) * plan.waves > plan.instructions)
       conditions.push_back(
           ult(b, loc, instruction, constI32(b, loc, plan.instructions)));
@@ -460,11 +470,13 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
     // Only a tile that does not fill its last instruction has idle lanes.
     if (tileBytes % instructionBytes != 0)
       conditions.push_back(ult(b, loc, tileByte, constI32(b, loc, tileBytes)));
-    auto guard =
-        scf::IfOp::create(b, loc, TypeRange{}, andAll(b, loc, conditions),
-                          /*withElseRegion=*/false);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(guard.thenBlock());
+    if (!conditions.empty()) {
+      auto guard =
+          scf::IfOp::create(b, loc, TypeRange{}, andAll(b, loc, conditions),
+                            /*withElseRegion=*/false);
+      b.setInsertionPointToStart(guard.thenBlock());
+    }
     Value element =
         arith::DivUIOp::create(b, loc, tileByte, constI32(b, loc, bytes));
     Value row = arith::DivUIOp::create(b, loc, element,
@@ -484,6 +496,44 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
         ArrayAttr(), ArrayAttr());
   }
 }
+
+/// Whether a group copy of `plan` from `origin` may take its interior path:
+/// the whole tile inside the view, rows aligned for whole chunks.
+static Value isWholeTileInside(OpBuilder &b, Location loc,
+                               const TileOrigin &origin,
+                               const GroupCopyPlan &plan) {
+  return origin.isInside(b, loc, plan.rows, plan.cols, plan.chunkElems);
+}
+
+/// The copy plan of a group load of `shared` (lanes only matter for the
+/// rounds, not for the chunks the bounds are checked in).
+static GroupCopyPlan planGroupLoad(SharedTileType shared, bool transpose,
+                                   int64_t lanes) {
+  if (!transpose)
+    return planGroupCopy(shared, lanes);
+  int64_t bytes =
+      getElementBytes(getMemoryElementType(shared.getElementType()));
+  return planTransposedCopy(shared.getRows(), shared.getCols(), bytes, lanes);
+}
+
+struct InBoundsLowering : public OpConversionPattern<InBoundsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(InBoundsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getSource());
+    if (failed(view))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    GroupCopyPlan plan =
+        planGroupLoad(op.getDest().getType(), op.getTranspose(), groupLanes(1));
+    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
+                                   plan.rows, plan.cols);
+    rewriter.replaceOp(op, isWholeTileInside(rewriter, loc, origin, plan));
+    return success();
+  }
+};
 
 /// Global -> LDS, staged through registers: each lane loads 16-byte chunks
 /// (masked element by element when the tile is not wholly inside the view)
@@ -506,10 +556,7 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     Type memElem = getMemoryElementType(shared.getElementType());
     int64_t bytes = getElementBytes(memElem);
     bool transpose = op.getTranspose();
-    GroupCopyPlan plan =
-        transpose ? planTransposedCopy(shared.getRows(), shared.getCols(),
-                                       bytes, lanes)
-                  : planGroupCopy(shared, lanes);
+    GroupCopyPlan plan = planGroupLoad(shared, transpose, lanes);
     TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
                                    plan.rows, plan.cols);
     Value ldsBase = adaptor.getDest();
@@ -519,10 +566,6 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
     ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
     TransferPath path = op.getPath().value_or(TransferPath::Global);
 
-    auto whole = scf::IfOp::create(
-        rewriter, loc, TypeRange{},
-        origin.isInside(rewriter, loc, plan.rows, plan.cols, plan.chunkElems),
-        /*withElseRegion=*/true);
     auto storePieces = [&](OpBuilder &b, Value row, Value col, Value chunk) {
       if (transpose) {
         for (int64_t e = 0; e < plan.chunkElems; ++e) {
@@ -544,9 +587,17 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
       }
     };
     auto chunkType = VectorType::get({plan.chunkElems}, memElem);
+    // A load marked inbounds is the interior path alone (see hk.in_bounds);
+    // otherwise the tile's position picks the interior or the edge path.
+    scf::IfOp whole;
+    if (!op.getInbounds())
+      whole = scf::IfOp::create(rewriter, loc, TypeRange{},
+                                isWholeTileInside(rewriter, loc, origin, plan),
+                                /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(whole.thenBlock());
+      if (whole)
+        rewriter.setInsertionPointToStart(whole.thenBlock());
       if (path == TransferPath::Direct) {
         emitDirectCopy(rewriter, loc, op, *chip, lds, buffer, origin, ldsBase);
       } else {
@@ -565,6 +616,9 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
               storePieces(rewriter, row, col, chunk);
             });
       }
+    }
+    if (whole) {
+      OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(whole.elseBlock());
       forEachChunk(
           rewriter, loc, plan, /*asLoop=*/true, [&](Value row, Value col) {
@@ -729,4 +783,5 @@ void lowering::populateMemoryPatterns(HKTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllocLowering, LoadLowering, StoreLowering, GroupLoadLowering,
                GroupStoreLowering>(converter, ctx, plan);
+  patterns.add<InBoundsLowering>(converter, ctx);
 }

@@ -482,6 +482,17 @@ hk.kernel @k(%a: !hk.gl<?xbf16>) waves(4) {
 
 // -----
 
+// hk.in_bounds checks its operands as the group load it stands for.
+hk.kernel @k(%a: !hk.gl<?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<64x64xbf16>
+  // expected-error @below {{'hk.in_bounds' op copies a 2-D shared tile, which needs a global view of rank 2 or more, got rank 1}}
+  %ok = hk.in_bounds %a[%c0], %s : !hk.gl<?xbf16>, !hk.st<64x64xbf16>
+  hk.return
+}
+
+// -----
+
 hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(4) {
   %c0 = arith.constant 0 : index
   %s = hk.alloc : !hk.st<64x64xbf16>

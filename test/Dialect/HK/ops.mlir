@@ -51,6 +51,10 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
   hk.group_load %a[%c0, %c1], %s3 {waves = 4 : i32} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
   // CHECK: hk.group_load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
   hk.group_load %a[%c0, %c1], %s3 transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  // CHECK: %{{.*}} = hk.in_bounds %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  %inside = hk.in_bounds %a[%c0, %c1], %s3 transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  // CHECK: hk.group_load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} transpose inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  hk.group_load %a[%c0, %c1], %s3 transpose inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
   // CHECK: %[[T:.*]] = hk.group_load async %{{.*}} -> !hk.token
   %t = hk.group_load async %a[%c0, %c0], %s
       : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>> -> !hk.token

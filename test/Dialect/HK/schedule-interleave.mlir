@@ -1,6 +1,6 @@
 // hk-schedule on a plain 4-wave interleave main loop: every wave prefetches
-// the next tile at the top of the iteration; the reads and MFMAs form one
-// compute cluster ending in the instruction groups LLVM interleaves
+// the next tile at the top of the iteration; the prefetch, reads and MFMAs
+// form one compute cluster ending in the instruction groups LLVM interleaves
 // (sched_group_barrier mask 0x8: MFMA, 0x100: LDS read, 0x20: vector-memory
 // read); the iteration ends by waiting for the prefetch and a barrier.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
@@ -16,14 +16,19 @@
 // so 32 rounds of three groups.
 // CHECK-LABEL: hk.kernel @gemm
 // CHECK-NOT: hk.barrier group
-// CHECK: scf.for
-// CHECK-NEXT: %[[NEXT:.*]] = arith.addi
+// CHECK: scf.for %[[K:[^ ]*]] =
+// The next tiles exist and lie inside their views: the branch-free version,
+// with the prefetch inside the cluster that LLVM interleaves.
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]]
 // CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]]
-// CHECK-NEXT: scf.if %[[MORE]] {
-// CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
-// CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
-// CHECK-NEXT: }
+// CHECK-NEXT: %[[INA:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA:[^ ]*]] : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+// CHECK-NEXT: %[[OKA:.*]] = arith.andi %[[MORE]], %[[INA]]
+// CHECK-NEXT: %[[INB:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB:[^ ]*]] : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+// CHECK-NEXT: %[[OK:.*]] = arith.andi %[[OKA]], %[[INB]]
+// CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
 // CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.load
 // CHECK-NEXT: hk.load
 // CHECK-NEXT: hk.mma
@@ -35,9 +40,28 @@
 // CHECK-NEXT: rocdl.sched.group.barrier 32, 1, 0
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// Otherwise (the last iteration, an edge tile) the guarded prefetch with
+// its edge path comes first.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[MORE2:.*]] = arith.cmpi slt
+// CHECK-NEXT: scf.if %[[MORE2]] {
+// CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.mma
+// CHECK-COUNT-32: rocdl.sched.group.barrier 8, 1, 0
+// CHECK: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: hk.wait
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: scf.yield
+// CHECK-NEXT: scf.yield %[[D]],
 
 // Pairs of MFMAs, one LDS read after each pair, no memory group: 16 rounds.
 // PAIRS: hk.mma

@@ -5,6 +5,9 @@
 
 // hk-schedule's prefetch keeps the transposition.
 // SCHED-LABEL: hk.kernel @gemm_ab
+// SCHED: hk.in_bounds {{.*}} transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+// SCHED: hk.group_load async {{.*}} inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+// SCHED-NEXT: hk.group_load async {{.*}} transpose inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
 // SCHED: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
 // SCHED-NEXT: hk.group_load async {{.*}} transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
 

@@ -474,6 +474,11 @@ void WaitOp::print(OpAsmPrinter &p) {
   p.printOptionalAttrDict((*this)->getAttrs());
 }
 
+LogicalResult InBoundsOp::verify() {
+  return verifyGroupCopy(*this, getSource().getType(), getDest().getType(),
+                         getIndices().size(), std::nullopt);
+}
+
 LogicalResult GroupLoadOp::verify() {
   if (getAsync() != bool(getToken()))
     return emitOpError() << (getAsync() ? "async group load must return a "

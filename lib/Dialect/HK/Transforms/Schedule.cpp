@@ -387,23 +387,31 @@ private:
     });
   }
 
-  /// Clones `load` (and what its indices need) for the iteration whose
-  /// induction variable is `iv`, writing `dest`.
-  GroupLoadOp cloneLoad(OpBuilder &b, GroupLoadOp load, scf::ForOp loop,
-                        Value iv, Value dest, bool async,
-                        std::optional<uint32_t> waves) {
+  /// The indices of `load` for the iteration whose induction variable is
+  /// `iv`, cloning what they are computed from.
+  SmallVector<Value> cloneIndices(OpBuilder &b, GroupLoadOp load,
+                                  scf::ForOp loop, Value iv) {
     SmallVector<Operation *> slice;
     backwardSlice(load, loop, slice);
     IRMapping map;
     map.map(loop.getInductionVar(), iv);
     for (Operation *op : slice)
       b.clone(*op, map);
-    SmallVector<Value> indices = llvm::map_to_vector(
-        load.getIndices(), [&](Value v) { return map.lookupOrDefault(v); });
+    return llvm::map_to_vector(load.getIndices(),
+                               [&](Value v) { return map.lookupOrDefault(v); });
+  }
+
+  /// Clones `load` for the iteration whose induction variable is `iv`,
+  /// writing `dest`.
+  GroupLoadOp cloneLoad(OpBuilder &b, GroupLoadOp load, scf::ForOp loop,
+                        Value iv, Value dest, bool async,
+                        std::optional<uint32_t> waves, bool inbounds = false) {
+    SmallVector<Value> indices = cloneIndices(b, load, loop, iv);
     Type token = async ? TokenType::get(b.getContext()) : Type();
     return GroupLoadOp::create(
         b, load.getLoc(), token, async ? b.getUnitAttr() : UnitAttr(),
         load.getSource(), indices, dest, load.getTransposeAttr(),
+        inbounds ? b.getUnitAttr() : UnitAttr(),
         waves ? b.getI32IntegerAttr(*waves) : IntegerAttr(),
         TransferPathAttr());
   }
@@ -516,14 +524,49 @@ private:
         BarrierOp::create(b, loc, IntegerAttr());
       }
     } else {
-      emitPrefetch(b);
+      // Two versions of the body. When the next tiles exist and lie wholly
+      // inside their views (the common case), the prefetch is branch-free
+      // and sits in the compute cluster, where LLVM can interleave its
+      // loads with the MFMAs and LDS reads; otherwise the guarded prefetch
+      // with its edge path comes first.
       SmallVector<Operation *> ops;
       for (Run &run : plain.runs)
         ops.append(run.ops);
-      ClusterOp cluster = buildCluster(
-          b, loc, ClusterKind::Compute, IntegerAttr(), ops, terminator, map,
-          [](OpBuilder &) {}, [](OpBuilder &) {});
-      addInstructionGroups(cluster);
+      Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
+                                         newLoop.getStep());
+      Value interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             next, newLoop.getUpperBound());
+      for (auto [load, dest] : llvm::zip(plain.loads, spare)) {
+        SmallVector<Value> indices = cloneIndices(b, load, loop, next);
+        Value inside = InBoundsOp::create(b, loc, load.getSource(), indices,
+                                          dest, load.getTransposeAttr());
+        interior = arith::AndIOp::create(b, loc, interior, inside);
+      }
+      SmallVector<Value> escaping = getEscapingValues(ops, terminator);
+      auto version =
+          scf::IfOp::create(b, loc, TypeRange(ValueRange(escaping)), interior,
+                            /*withElseRegion=*/true);
+      auto buildVersion = [&](Block *block, bool inbounds) {
+        OpBuilder vb = OpBuilder::atBlockBegin(block);
+        ClusterOp cluster = buildCluster(
+            vb, loc, ClusterKind::Compute, IntegerAttr(), ops, terminator, map,
+            [&](OpBuilder &cb) {
+              if (!inbounds) {
+                emitPrefetch(cb);
+                return;
+              }
+              for (auto [load, dest] : llvm::zip(plain.loads, spare))
+                cloneLoad(cb, load, loop, next, dest, /*async=*/true,
+                          std::nullopt, /*inbounds=*/true);
+            },
+            [](OpBuilder &) {});
+        addInstructionGroups(cluster);
+        scf::YieldOp::create(vb, loc, cluster.getResults());
+      };
+      buildVersion(version.thenBlock(), /*inbounds=*/true);
+      buildVersion(version.elseBlock(), /*inbounds=*/false);
+      for (auto [value, result] : llvm::zip(escaping, version.getResults()))
+        map.map(value, result);
       WaitOp::create(b, loc, ValueRange());
       BarrierOp::create(b, loc, IntegerAttr());
     }
@@ -542,14 +585,9 @@ private:
     return success();
   }
 
-  /// A cluster holding clones of `ops`, yielding those of their results that
-  /// later ops or `terminator` use; `map` then sends them to the cluster's
-  /// results.
-  ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
-                         IntegerAttr priority, ArrayRef<Operation *> ops,
-                         Operation *terminator, IRMapping &map,
-                         function_ref<void(OpBuilder &)> prologue,
-                         function_ref<void(OpBuilder &)> epilogue) {
+  /// The results of `ops` that other ops or `terminator` use.
+  static SmallVector<Value> getEscapingValues(ArrayRef<Operation *> ops,
+                                              Operation *terminator) {
     llvm::SmallPtrSet<Operation *, 16> inRun(ops.begin(), ops.end());
     SmallVector<Value> escaping;
     for (Operation *op : ops)
@@ -558,6 +596,18 @@ private:
               return !inRun.contains(user) || user == terminator;
             }))
           escaping.push_back(result);
+    return escaping;
+  }
+
+  /// A cluster holding clones of `ops`, yielding those of their results that
+  /// later ops or `terminator` use; `map` then sends them to the cluster's
+  /// results.
+  ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
+                         IntegerAttr priority, ArrayRef<Operation *> ops,
+                         Operation *terminator, IRMapping &map,
+                         function_ref<void(OpBuilder &)> prologue,
+                         function_ref<void(OpBuilder &)> epilogue) {
+    SmallVector<Value> escaping = getEscapingValues(ops, terminator);
     auto cluster = ClusterOp::create(b, loc, TypeRange(ValueRange(escaping)),
                                      kind, priority);
     Block *block = new Block();

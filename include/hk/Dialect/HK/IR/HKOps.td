@@ -184,6 +184,13 @@ def HK_GroupLoadOp : HK_Op<"group_load"> {
     instead of one element at a time down its columns. The data goes
     through registers (no `direct` path).
 
+    With `inbounds`, the program promises what `hk.in_bounds` checks for the
+    same operands: the tile lies wholly inside the view and its rows are
+    aligned for whole-chunk copies. The lowering then emits the copy without
+    its edge path and the branch around it, so the loads can be scheduled
+    among other instructions. A promise that does not hold reads and writes
+    the wrong elements.
+
     ```mlir
     %t = hk.group_load async %A[%i, %k], %sA
         : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
@@ -193,14 +200,37 @@ def HK_GroupLoadOp : HK_Op<"group_load"> {
   }];
   let arguments = (ins UnitAttr:$async, HK_GlobalViewType:$source,
                        Variadic<Index>:$indices, HK_SharedTileType:$dest,
-                       UnitAttr:$transpose,
+                       UnitAttr:$transpose, UnitAttr:$inbounds,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$waves,
                        OptionalAttr<HK_TransferPathAttr>:$path);
   let results = (outs Optional<HK_TokenType>:$token);
   let assemblyFormat = [{
     (`async` $async^)? $source `[` $indices `]` `,` $dest (`transpose` $transpose^)?
+    (`inbounds` $inbounds^)?
     attr-dict `:` qualified(type($source)) `,` qualified(type($dest))
     (`->` qualified(type($token))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def HK_InBoundsOp : HK_Op<"in_bounds", [Pure]> {
+  let summary = "whether a group load copies a whole tile from inside its view";
+  let description = [{
+    True when an `hk.group_load` of the same operands copies a tile that
+    lies wholly inside the view, with rows aligned for whole-chunk copies:
+    the case in which that load may be marked `inbounds`. hk-schedule uses
+    it to give a loop body a branch-free version for interior tiles.
+
+    ```mlir
+    %ok = hk.in_bounds %A[%i, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+    ```
+  }];
+  let arguments = (ins HK_GlobalViewType:$source, Variadic<Index>:$indices,
+                       HK_SharedTileType:$dest, UnitAttr:$transpose);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `,` $dest (`transpose` $transpose^)?
+    attr-dict `:` qualified(type($source)) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }
