@@ -8,7 +8,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace hk;
 using namespace hk::run;
@@ -28,7 +32,8 @@ std::string RunSpec::get(llvm::StringRef key, llvm::StringRef fallback) const {
   return it == params.end() ? fallback.str() : it->second;
 }
 
-/// "256x256x128" -> {256, 256, 128}.
+/// "256x256x128" -> {256, 256, 128}. Sizes are 32-bit in the kernel ABI,
+/// which also keeps products of two sizes within int64_t.
 static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
   std::vector<int64_t> dims;
   llvm::SmallVector<llvm::StringRef> parts;
@@ -36,10 +41,28 @@ static llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text) {
   for (llvm::StringRef part : parts) {
     int64_t value;
     if (part.getAsInteger(10, value) || value < 0)
-      return makeError("bad shape '" + text + "'");
+      return makeError("bad shape '" + text +
+                       "': expected sizes joined by 'x', e.g. 256x256x64");
+    if (value > std::numeric_limits<int32_t>::max())
+      return makeError("size " + part + " in shape '" + text +
+                       "' is beyond the 32-bit kernel ABI (at most 2^31 - 1)");
     dims.push_back(value);
   }
   return dims;
+}
+
+llvm::Expected<std::vector<std::vector<int64_t>>>
+hk::run::parseShapes(llvm::StringRef text) {
+  std::vector<std::vector<int64_t>> shapes;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    auto dims = parseShape(part);
+    if (!dims)
+      return dims.takeError();
+    shapes.push_back(std::move(*dims));
+  }
+  return shapes;
 }
 
 llvm::Expected<std::vector<RunSpec>>
@@ -65,15 +88,11 @@ hk::run::parseRunSpecs(llvm::StringRef source) {
         return makeError("line " + llvm::Twine(spec.line) +
                          ": expected key=value, got '" + word + "'");
       if (key == "shapes") {
-        llvm::SmallVector<llvm::StringRef> shapes;
-        value.split(shapes, ',');
-        for (llvm::StringRef shape : shapes) {
-          auto dims = parseShape(shape);
-          if (!dims)
-            return makeError("line " + llvm::Twine(spec.line) + ": " +
-                             toString(dims.takeError()));
-          spec.shapes.push_back(*dims);
-        }
+        auto shapes = parseShapes(value);
+        if (!shapes)
+          return makeError("line " + llvm::Twine(spec.line) + ": " +
+                           toString(shapes.takeError()));
+        spec.shapes = std::move(*shapes);
       } else if (key == "chips") {
         llvm::SmallVector<llvm::StringRef> chips;
         value.split(chips, ',');
@@ -139,21 +158,26 @@ llvm::Expected<HostType> lookupHostType(llvm::StringRef name) {
   return makeError("hk-run has no host type for element type '" + name + "'");
 }
 
-/// A host matrix in some element type: the encoded bytes the kernel sees
-/// and the exact values the reference uses.
+/// A host matrix in some element type: the encoded bytes the kernel sees,
+/// rows `rowStride` elements apart, and the exact values the reference
+/// uses, dense. Element indices count the values.
 struct HostMatrix {
   HostType type;
-  int64_t rows = 0, cols = 0;
+  int64_t rows = 0, cols = 0, rowStride = 0;
   std::vector<uint8_t> bytes;
   std::vector<double> values;
 
-  HostMatrix(HostType type, int64_t rows, int64_t cols)
+  HostMatrix(HostType type, int64_t rows, int64_t cols, int64_t padding = 0)
       : type(std::move(type)), rows(rows), cols(cols),
-        bytes(rows * cols * this->type.bytes), values(rows * cols) {}
+        rowStride(cols + padding), bytes(rows * rowStride * this->type.bytes),
+        values(rows * cols) {}
 
+  uint8_t *elementBytes(int64_t i) {
+    return bytes.data() + (i / cols * rowStride + i % cols) * type.bytes;
+  }
   void set(int64_t i, double value) {
     uint64_t bits = type.encode(value);
-    std::memcpy(bytes.data() + i * type.bytes, &bits, type.bytes);
+    std::memcpy(elementBytes(i), &bits, type.bytes);
     values[i] = type.decode(bits);
   }
   double at(int64_t r, int64_t c) const { return values[r * cols + c]; }
@@ -161,11 +185,104 @@ struct HostMatrix {
   void decodeBytes() {
     for (int64_t i = 0; i < rows * cols; ++i) {
       uint64_t bits = 0;
-      std::memcpy(&bits, bytes.data() + i * type.bytes, type.bytes);
+      std::memcpy(&bits, elementBytes(i), type.bytes);
       values[i] = type.decode(bits);
     }
   }
+  /// Calls `f(row, column, bytes)` on every padding element.
+  template <typename F> void forEachPadding(F f) {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = cols; c < rowStride; ++c)
+        f(r, c, bytes.data() + (r * rowStride + c) * type.bytes);
+  }
 };
+
+/// The bytes of an output's padding before the launch: not NaN, so they
+/// differ from unwritten outputs, and a value (1.5e16 in f32 and bf16,
+/// 203.25 in f16) a GEMM of inputs in [-1, 1) practically never writes.
+constexpr uint8_t kPaddingCanary = 0x5a;
+
+/// Fills an input's padding with NaN, which poisons any result it reaches.
+void poisonPadding(HostMatrix &m) {
+  uint64_t nan = m.type.encode(std::numeric_limits<double>::quiet_NaN());
+  m.forEachPadding([&](int64_t, int64_t, uint8_t *bytes) {
+    std::memcpy(bytes, &nan, m.type.bytes);
+  });
+}
+
+/// Fills an output's padding with the canary checkPadding looks for.
+void fillPaddingWithCanary(HostMatrix &m) {
+  m.forEachPadding([&](int64_t, int64_t, uint8_t *bytes) {
+    std::memset(bytes, kPaddingCanary, m.type.bytes);
+  });
+}
+
+/// Counts padding elements of `out` the kernel wrote as failures.
+void checkPadding(HostMatrix &out, CheckResult &result) {
+  out.forEachPadding([&](int64_t r, int64_t c, uint8_t *bytes) {
+    ++result.elements;
+    if (llvm::all_of(llvm::ArrayRef(bytes, out.type.bytes),
+                     [](uint8_t b) { return b == kPaddingCanary; }))
+      return;
+    if (!result.failures)
+      result.firstFailure = "padding element (" + std::to_string(r) + ", " +
+                            std::to_string(c) + ") was written";
+    ++result.failures;
+  });
+}
+
+/// A matrix one case needs, for checkCaseFits.
+struct MatrixExtent {
+  llvm::StringRef name;
+  int64_t rows, cols, rowStride;
+  unsigned elementBytes;
+};
+
+/// Host memory this process may use: physical memory, or less under a
+/// `ulimit -v` address-space limit.
+uint64_t hostMemoryLimit() {
+  uint64_t limit = uint64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  struct rlimit addressSpace;
+  if (getrlimit(RLIMIT_AS, &addressSpace) == 0 &&
+      addressSpace.rlim_cur != RLIM_INFINITY)
+    limit = std::min<uint64_t>(limit, addressSpace.rlim_cur);
+  return limit;
+}
+
+/// Rejects, before anything is allocated, a case the kernel ABI cannot
+/// address (sizes and strides are 32-bit, and so are byte offsets into a
+/// view) or the host cannot hold. Each element costs its encoding on the
+/// host and in the emulator's memory, plus its value, reference and bound
+/// as doubles; a case may take half the host's memory, the rest being the
+/// process's own.
+llvm::Error checkCaseFits(llvm::ArrayRef<MatrixExtent> matrices) {
+  constexpr int64_t maxI32 = std::numeric_limits<int32_t>::max();
+  uint64_t hostBytes = 0;
+  for (const MatrixExtent &m : matrices) {
+    if (m.rows > maxI32 || m.rowStride > maxI32)
+      return makeError(m.name + " is " + llvm::Twine(m.rows) + " x " +
+                       llvm::Twine(m.rowStride) +
+                       " elements; sizes and strides of the kernel ABI are "
+                       "32-bit (below 2^31)");
+    // Both factors are below 2^31: no overflow.
+    int64_t elements = m.rows * m.rowStride;
+    if (elements > maxI32 / m.elementBytes)
+      return makeError(m.name + " is " + llvm::Twine(m.rows) + " x " +
+                       llvm::Twine(m.rowStride) + " elements of " +
+                       llvm::Twine(m.elementBytes) +
+                       " bytes; a view must span fewer than 2^31 bytes (the "
+                       "kernel's offsets are 32-bit)");
+    hostBytes += 2 * uint64_t(elements * m.elementBytes) +
+                 24 * uint64_t(m.rows * m.cols);
+  }
+  uint64_t limit = hostMemoryLimit();
+  if (hostBytes > limit / 2)
+    return makeError("the case needs about " + llvm::Twine(hostBytes >> 20) +
+                     " MiB of host memory, more than half of the " +
+                     llvm::Twine(limit >> 20) +
+                     " MiB available (physical memory or ulimit -v)");
+  return llvm::Error::success();
+}
 
 /// Fills with values uniform in [-1, 1), rounded to the element type.
 void fillRandom(HostMatrix &m, std::mt19937_64 &rng) {
@@ -199,8 +316,13 @@ ArgValue viewOfShape(const DeviceMatrix &d, llvm::ArrayRef<int64_t> sizes) {
   return ArgValue::ofView(std::move(view));
 }
 
-ArgValue viewOf(const DeviceMatrix &d, int64_t rows, int64_t cols) {
-  return viewOfShape(d, {rows, cols});
+/// The view of a host matrix's device copy, rows `rowStride` apart.
+ArgValue viewOf(const DeviceMatrix &d, const HostMatrix &m) {
+  ViewValue view;
+  view.address = d.ptr;
+  view.sizes = {m.rows, m.cols};
+  view.strides = {m.rowStride, 1};
+  return ArgValue::ofView(std::move(view));
 }
 
 /// Compares every element of `out` with `ref` under per-element bounds.
@@ -322,31 +444,45 @@ launchAndRead(emu::Device &device, const emu::Module &module,
 //===----------------------------------------------------------------------===//
 
 /// C = A * B (form=ab, B is K x N) or C = A * B^T (form=abt, B is N x K),
-/// one output tile of `block` per workgroup; arguments (A, B, C).
+/// one output tile of `block` per workgroup; arguments (A, B, C). Rows may
+/// be padded.
 class GemmWorkload : public Workload {
 public:
   GemmWorkload(bool transposeB, int64_t blockM, int64_t blockN)
       : transposeB(transposeB), blockM(blockM), blockN(blockN) {}
 
+  bool padsRows() const override { return true; }
+
   llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
       const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
-      uint64_t seed, const emu::LaunchOptions &options) const override {
+      const CaseSettings &settings,
+      const emu::LaunchOptions &options) const override {
     if (llvm::Error error = checkShape(shape, 3, "gemm"))
       return std::move(error);
     int64_t m = shape[0], n = shape[1], k = shape[2];
+    int64_t pad = settings.rowPadding;
     auto types = viewTypes(signature, 3);
     if (!types)
       return types.takeError();
+    int64_t bRows = transposeB ? n : k, bCols = transposeB ? k : n;
+    if (llvm::Error error =
+            checkCaseFits({{"A", m, k, k + pad, (*types)[0].bytes},
+                           {"B", bRows, bCols, bCols + pad, (*types)[1].bytes},
+                           {"C", m, n, n + pad, (*types)[2].bytes}}))
+      return std::move(error);
 
-    std::mt19937_64 rng(seed);
-    HostMatrix a((*types)[0], m, k);
-    HostMatrix b((*types)[1], transposeB ? n : k, transposeB ? k : n);
-    HostMatrix c((*types)[2], m, n);
+    std::mt19937_64 rng(settings.seed);
+    HostMatrix a((*types)[0], m, k, pad);
+    HostMatrix b((*types)[1], bRows, bCols, pad);
+    HostMatrix c((*types)[2], m, n, pad);
     fillRandom(a, rng);
     fillRandom(b, rng);
+    poisonPadding(a);
+    poisonPadding(b);
     // Unwritten outputs stay NaN and fail the comparison.
     std::fill(c.bytes.begin(), c.bytes.end(), 0xff);
+    fillPaddingWithCanary(c);
 
     auto da = upload(device, a, "A");
     auto db = upload(device, b, "B");
@@ -356,9 +492,8 @@ public:
           "upload failed: " + (da ? "" : toString(da.takeError())) +
           (db ? "" : toString(db.takeError())) +
           (dc ? "" : toString(dc.takeError())));
-    auto kernargs = packKernelArgs(signature, {viewOf(*da, a.rows, a.cols),
-                                               viewOf(*db, b.rows, b.cols),
-                                               viewOf(*dc, c.rows, c.cols)});
+    auto kernargs = packKernelArgs(
+        signature, {viewOf(*da, a), viewOf(*db, b), viewOf(*dc, c)});
     if (!kernargs)
       return kernargs.takeError();
     emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, blockM))),
@@ -390,8 +525,10 @@ public:
         outputRule(c.type) + "K*2^-23*sum|a*b| (f32 accumulation)";
     CaseOutcome outcome;
     outcome.description = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
-                          " K=" + std::to_string(k);
+                          " K=" + std::to_string(k) +
+                          (pad ? " pad=" + std::to_string(pad) : "");
     outcome.check = compare(c, ref, bound, rule);
+    checkPadding(c, outcome.check);
     outcome.launch = std::move(*launch);
     return outcome;
   }
@@ -414,14 +551,18 @@ public:
   llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
       const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
-      uint64_t seed, const emu::LaunchOptions &options) const override {
+      const CaseSettings &settings,
+      const emu::LaunchOptions &options) const override {
     if (llvm::Error error = checkShape(shape, 2, "elementwise"))
       return std::move(error);
     int64_t m = shape[0], n = shape[1];
     auto f32 = lookupHostType("f32");
     if (!f32)
       return f32.takeError();
-    std::mt19937_64 rng(seed);
+    if (llvm::Error error = checkCaseFits(
+            {{"x", m, n, n, 4}, {"b", m, n, n, 4}, {"y", m, n, n, 4}}))
+      return std::move(error);
+    std::mt19937_64 rng(settings.seed);
     HostMatrix x(*f32, m, n), b(*f32, m, n), y(*f32, m, n);
     fillRandom(x, rng);
     fillRandom(b, rng);
@@ -435,8 +576,8 @@ public:
           (db ? "" : toString(db.takeError())) +
           (dy ? "" : toString(dy.takeError())));
     auto kernargs =
-        packKernelArgs(signature, {viewOf(*dx, m, n), viewOf(*db, m, n),
-                                   viewOf(*dy, m, n), ArgValue::ofF32(alpha)});
+        packKernelArgs(signature, {viewOf(*dx, x), viewOf(*db, b),
+                                   viewOf(*dy, y), ArgValue::ofF32(alpha)});
     if (!kernargs)
       return kernargs.takeError();
     emu::Dim3 grid{uint32_t(std::max<int64_t>(1, ceilDiv(m, blockM))),
@@ -483,15 +624,22 @@ public:
   llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
       const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
-      uint64_t seed, const emu::LaunchOptions &options) const override {
+      const CaseSettings &settings,
+      const emu::LaunchOptions &options) const override {
     if (llvm::Error error = checkShape(shape, 2, rms ? "rmsnorm" : "layernorm"))
       return std::move(error);
     int64_t m = shape[0], n = shape[1];
     auto types = viewTypes(signature, rms ? 3 : 4);
     if (!types)
       return types.takeError();
+    if (llvm::Error error =
+            checkCaseFits({{"x", m, n, n, types->front().bytes},
+                           {"gamma", 1, n, n, (*types)[1].bytes},
+                           {"beta", 1, n, n, (*types)[rms ? 1 : 2].bytes},
+                           {"y", m, n, n, types->back().bytes}}))
+      return std::move(error);
 
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(settings.seed);
     HostMatrix x(types->front(), m, n), gamma((*types)[1], 1, n);
     HostMatrix y(types->back(), m, n);
     HostMatrix beta((*types)[rms ? 1 : 2], 1, n);
@@ -516,7 +664,7 @@ public:
       buffers.push_back(*d);
       args.push_back(host->rows == 1 && host != &x && host != &y
                          ? viewOfShape(*d, {n})
-                         : viewOf(*d, m, n));
+                         : viewOf(*d, *host));
     }
     args.push_back(ArgValue::ofF32(eps));
     auto kernargs = packKernelArgs(signature, args);
@@ -599,7 +747,8 @@ public:
   llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
       const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
-      uint64_t seed, const emu::LaunchOptions &options) const override {
+      const CaseSettings &settings,
+      const emu::LaunchOptions &options) const override {
     if (shape.size() != 5)
       if (llvm::Error error = checkShape(shape, 4, "attention"))
         return std::move(error);
@@ -613,8 +762,14 @@ public:
     auto types = viewTypes(signature, 4);
     if (!types)
       return types.takeError();
+    if (llvm::Error error =
+            checkCaseFits({{"Q", heads * nq, d, d, (*types)[0].bytes},
+                           {"K", kvHeads * nk, d, d, (*types)[1].bytes},
+                           {"V", kvHeads * nk, d, d, (*types)[2].bytes},
+                           {"O", heads * nq, d, d, (*types)[3].bytes}}))
+      return std::move(error);
 
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(settings.seed);
     HostMatrix q((*types)[0], heads * nq, d), k((*types)[1], kvHeads * nk, d);
     HostMatrix v((*types)[2], kvHeads * nk, d), o((*types)[3], heads * nq, d);
     // Scores of a few units make the softmax neither flat nor one-hot.

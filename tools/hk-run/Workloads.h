@@ -43,6 +43,19 @@ struct RunSpec {
 /// Reads every `// HK-RUN:` line of an example.
 llvm::Expected<std::vector<RunSpec>> parseRunSpecs(llvm::StringRef source);
 
+/// Reads a list of cases, "256x256x128,200x136x72".
+llvm::Expected<std::vector<std::vector<int64_t>>>
+parseShapes(llvm::StringRef text);
+
+/// How a case builds its inputs.
+struct CaseSettings {
+  uint64_t seed = 1;
+  /// Elements between the end of each matrix row and the start of the next
+  /// (the row stride is columns + rowPadding). The kernel must neither use
+  /// them (inputs hold NaN there) nor write them (outputs are checked).
+  int64_t rowPadding = 0;
+};
+
 /// How one case compared with the reference.
 struct CheckResult {
   uint64_t elements = 0;
@@ -66,11 +79,14 @@ struct CaseOutcome {
 class Workload {
 public:
   virtual ~Workload();
-  /// Runs one case: inputs from `seed`, launch, reference, comparison.
+  /// Runs one case: inputs from `settings`, launch, reference, comparison.
   virtual llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
       const KernelSignature &signature, llvm::ArrayRef<int64_t> shape,
-      uint64_t seed, const emu::LaunchOptions &options) const = 0;
+      const CaseSettings &settings,
+      const emu::LaunchOptions &options) const = 0;
+  /// Whether run() honours CaseSettings::rowPadding.
+  virtual bool padsRows() const { return false; }
 };
 
 /// The workload a spec names, configured from its parameters.

@@ -8,7 +8,8 @@
 // stated per-dtype bound. Prints the error figures, the counters and the
 // code object's registers, LDS and spills. Exit code 0 only when every case
 // is within bound, the sanitizers stayed quiet and nothing spilled.
-// --save-hsaco=DIR keeps each chip's code object.
+// --save-hsaco=DIR keeps each chip's code object; --pad=N runs the GEMMs
+// on matrices whose rows are N elements longer than their columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,9 @@
 #include "hk/Emulator/Device.h"
 #include "hk/Support/ChipInfo.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -48,6 +51,11 @@ static cl::opt<std::string>
                  cl::cat(category));
 static cl::opt<std::string> kernelOption("kernel", cl::desc("Only this kernel"),
                                          cl::cat(category));
+static cl::opt<unsigned>
+    padOption("pad",
+              cl::desc("GEMM cases: add N elements to every row stride; the "
+                       "kernel must leave them unused and unwritten"),
+              cl::value_desc("N"), cl::init(0), cl::cat(category));
 static cl::opt<bool> noSanitizers("no-sanitizers",
                                   cl::desc("Run without the sanitizers"),
                                   cl::cat(category));
@@ -174,7 +182,9 @@ int main(int argc, char **argv) {
   const std::string input = inputFile, chipName = chipOption,
                     shapesText = shapesOption, onlyKernel = kernelOption,
                     hsacoDir = saveHsaco;
-  const uint64_t inputSeed = seed;
+  run::CaseSettings caseSettings;
+  caseSettings.seed = seed;
+  caseSettings.rowPadding = padOption;
   const bool printJson = asJson, spillsAllowed = allowSpills,
              onlyCompile = compileOnly;
   const unsigned repeats = std::max(1u, unsigned(repeat));
@@ -207,28 +217,51 @@ int main(int argc, char **argv) {
                 "'; known chips: " + ChipInfo::knownChipNames() + ", all");
   std::vector<std::vector<int64_t>> overrideShapes;
   if (!shapesText.empty()) {
-    auto parsed = run::parseRunSpecs("// HK-RUN: x shapes=" + shapesText);
+    auto parsed = run::parseShapes(shapesText);
     if (!parsed)
-      return fail(toString(parsed.takeError()));
-    overrideShapes = parsed->front().shapes;
+      return fail("--shapes: " + toString(parsed.takeError()));
+    overrideShapes = std::move(*parsed);
   }
 
-  // Check every spec before compiling anything.
+  // Check every spec, and that the options select something to run, before
+  // compiling anything.
+  // workloads[i] runs (*specs)[i]; null when --kernel leaves it out.
   std::vector<std::unique_ptr<run::Workload>> workloads;
+  bool kernelFound = false, chipFound = false;
+  SetVector<StringRef> namedChips;
   for (const run::RunSpec &spec : *specs) {
     auto workload = run::makeWorkload(spec);
     if (!workload)
       return fail(input + ": " + toString(workload.takeError()));
+    if (!onlyKernel.empty() && spec.get("kernel") != onlyKernel) {
+      workloads.push_back(nullptr);
+      continue;
+    }
+    kernelFound = true;
+    chipFound |= !selectChips(spec, chipName).empty();
+    namedChips.insert(spec.chips.begin(), spec.chips.end());
+    if (caseSettings.rowPadding && !(*workload)->padsRows())
+      return fail(input + ":" + Twine(spec.line) +
+                  ": --pad applies to gemm cases only, not " + spec.workload);
     workloads.push_back(std::move(*workload));
   }
+  if (!kernelFound)
+    return fail(input + " has no '// HK-RUN:' line for kernel '" + onlyKernel +
+                "'");
+  if (!chipFound)
+    return fail(input +
+                (onlyKernel.empty() ? "" : " kernel '" + onlyKernel + "'") +
+                " runs on " + join(namedChips, ", ") +
+                " only (its '// HK-RUN:' chips=), so nothing runs for --chip=" +
+                chipName);
 
   json::Array results;
-  unsigned passed = 0, failed = 0;
+  unsigned passed = 0, failed = 0, cases = 0;
   for (const ChipInfo &chip : ChipInfo::all()) {
     std::vector<size_t> chipSpecs;
     for (auto [i, spec] : llvm::enumerate(*specs))
-      if (llvm::is_contained(selectChips(spec, chipName), &chip) &&
-          (onlyKernel.empty() || spec.get("kernel") == onlyKernel))
+      if (workloads[i] &&
+          llvm::is_contained(selectChips(spec, chipName), &chip))
         chipSpecs.push_back(i);
     if (chipSpecs.empty())
       continue;
@@ -292,13 +325,14 @@ int main(int argc, char **argv) {
           overrideShapes.empty() ? spec->shapes : overrideShapes;
       for (const std::vector<int64_t> &shape : shapes) {
         auto outcome = workload.run(device, **module, *signature, shape,
-                                    inputSeed, options);
+                                    caseSettings, options);
         if (!outcome)
           return fail(kernelName + ": " + toString(outcome.takeError()));
         const run::CheckResult &check = outcome->check;
         bool quiet = outcome->launch.totalReports == 0;
         bool ok = check.passed() && quiet;
         ok ? ++passed : ++failed;
+        ++cases;
         if (printJson) {
           results.push_back(json::Object{
               {"chip", chip.name},
@@ -339,6 +373,10 @@ int main(int argc, char **argv) {
   }
   if (onlyCompile)
     return 0;
+  // A run that checked nothing must not pass for one that checked all.
+  if (!cases)
+    return fail(input + ": no case ran: its '// HK-RUN:' lines give no "
+                        "shapes= and --shapes is not given");
   if (printJson)
     outs() << formatv("{0:2}", json::Value(std::move(results))) << "\n";
   else
