@@ -11,8 +11,8 @@ typedef unsigned long long uint64_t;
 // __builtin_amdgcn_mfma_f64_16x16x4f64(1.0, 1.0, 0) with v_mov_b64 of the
 // inline constant 1.0; every element of the product is 4.0 (K = 4).
 extern "C" __global__ void mfma_ones(double *out) {
-  double4_t d = __builtin_amdgcn_mfma_f64_16x16x4f64(1.0, 1.0, double4_t{}, 0,
-                                                     0, 0);
+  double4_t d =
+      __builtin_amdgcn_mfma_f64_16x16x4f64(1.0, 1.0, double4_t{}, 0, 0, 0);
   for (int i = 0; i < 4; ++i)
     out[threadIdxX() * 4 + i] = d[i];
 }
@@ -57,6 +57,8 @@ extern "C" __global__ void constants(uint64_t *out, uint64_t x) {
   unsigned equal;
   asm volatile("v_cmp_eq_u64 vcc, 1.0, %1\n"
                "v_cndmask_b32 %0, 0, 1, vcc"
-               : "=v"(equal) : "v"(x) : "vcc");
+               : "=v"(equal)
+               : "v"(x)
+               : "vcc");
   out[14] = equal;
 }

@@ -56,8 +56,8 @@ extern "C" __global__ void moves(const unsigned *in, unsigned *out,
       a[r] = A[r * 64 + lane];                                                 \
       b[r] = B[r * 64 + lane];                                                 \
     }                                                                          \
-    ACC acc = BUILTIN(a, b, ACC{}, FMT_A, FMT_B, 0, scaleA[lane], 0,           \
-                      scaleB[lane]);                                           \
+    ACC acc =                                                                  \
+        BUILTIN(a, b, ACC{}, FMT_A, FMT_B, 0, scaleA[lane], 0, scaleB[lane]);  \
     for (int r = 0; r < REGS; ++r)                                             \
       D[r * 64 + lane] = acc[r];                                               \
   }
