@@ -150,6 +150,32 @@ static void adoptLoopAnnotations(mlir::ModuleOp module) {
   });
 }
 
+/// Removes the kArgNameAttrName argument attributes, which the translation
+/// to LLVM IR does not know, and returns them by function and argument.
+static llvm::StringMap<llvm::SmallVector<std::string>>
+takeArgumentNames(mlir::ModuleOp module) {
+  llvm::StringMap<llvm::SmallVector<std::string>> names;
+  for (auto func : module.getOps<mlir::LLVM::LLVMFuncOp>())
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      if (auto name = llvm::dyn_cast_or_null<mlir::StringAttr>(
+              func.removeArgAttr(i, kArgNameAttrName))) {
+        llvm::SmallVector<std::string> &list = names[func.getName()];
+        list.resize(e);
+        list[i] = name.str();
+      }
+  return names;
+}
+
+/// Names the LLVM functions' arguments; unnamed ones stay unnamed.
+static void
+nameArguments(llvm::Module &llvmModule,
+              const llvm::StringMap<llvm::SmallVector<std::string>> &names) {
+  for (const auto &[functionName, list] : names)
+    if (llvm::Function *function = llvmModule.getFunction(functionName))
+      for (auto [argument, name] : llvm::zip(function->args(), list))
+        argument.setName(name);
+}
+
 llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
                                               const TargetOptions &options,
                                               EmitKind kind) {
@@ -160,11 +186,13 @@ llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
                      llvm::Twine(options.codeObjectVersion));
 
   adoptLoopAnnotations(module);
+  auto argumentNames = takeArgumentNames(module);
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, "hk");
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
+  nameArguments(*llvmModule, argumentNames);
 
   auto machine = createTargetMachine(options);
   if (!machine)

@@ -272,7 +272,10 @@ static void printKernel(raw_ostream &os, const hk::CodeObject &object,
   os << "    arguments  ";
   bool first = true;
   for (const hk::KernelArg *arg : kernel.explicitArgs()) {
-    os << (first ? "" : ", ") << arg->valueKind << "@" << arg->offset;
+    os << (first ? "" : ", ");
+    if (!arg->name.empty())
+      os << arg->name << ":";
+    os << arg->valueKind << "@" << arg->offset;
     first = false;
   }
   os << " (" << kernel.kernargSegmentSize << " kernarg bytes)\n";

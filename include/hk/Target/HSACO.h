@@ -31,6 +31,11 @@ struct TargetOptions {
   unsigned optLevel = 3;
 };
 
+/// An llvm.func argument attribute, a string: compileModule names the LLVM
+/// argument after it, so that the code object's metadata names it
+/// (`.name`). convert-hk-to-amdgpu sets it on kernel arguments.
+constexpr llvm::StringLiteral kArgNameAttrName = "hk.name";
+
 /// Compiles `module` (LLVM + ROCDL dialects only) to the requested form and
 /// returns its bytes.
 llvm::Expected<std::string> compileModule(mlir::ModuleOp module,

@@ -4,11 +4,13 @@
 // (see Layouts.h). Kernels become llvm.func AMDGPU kernels with the compact
 // ABI: one pointer per global view, then each view's runtime sizes, then
 // each view's strides (every dimension but the innermost), then the scalar
-// arguments, all sizes and strides as i32.
+// arguments, all sizes and strides as i32. The kernel records their names
+// for the code object's metadata.
 //
 //===----------------------------------------------------------------------===//
 
 #include "hk/Conversion/Passes.h"
+#include "hk/Target/HSACO.h"
 
 #include "Lowering.h"
 
@@ -38,6 +40,14 @@ namespace {
 // Kernels and ids
 //===----------------------------------------------------------------------===//
 
+/// The name of a kernel argument: the one its location gives (`%A: ...
+/// loc("A")`), else "arg<index>".
+static std::string getArgumentName(KernelOp op, unsigned index) {
+  if (auto name = dyn_cast<NameLoc>(op.getArgument(index).getLoc()))
+    return name.getName().str();
+  return "arg" + std::to_string(index);
+}
+
 /// hk.kernel -> llvm.func with the compact ABI.
 struct KernelLowering : public OpConversionPattern<KernelOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -51,30 +61,40 @@ struct KernelLowering : public OpConversionPattern<KernelOp> {
     Type i32 = rewriter.getI32Type();
     ArrayRef<Type> argTypes = op.getArgumentTypes();
 
-    // Pointers, then sizes, then strides, then scalars.
+    // Pointers, then sizes, then strides, then scalars: A, A_size0,
+    // A_stride0, s. Size and stride names count dimensions of the view, so
+    // a static dimension's absence shows.
     SmallVector<Type> abiTypes;
+    SmallVector<Attribute> abiNames;
     SmallVector<int64_t> ptrIndex(argTypes.size(), -1),
         sizeIndex(argTypes.size(), -1), strideIndex(argTypes.size(), -1),
         scalarIndex(argTypes.size(), -1);
+    auto addArgument = [&](Type type, const Twine &name) {
+      abiTypes.push_back(type);
+      abiNames.push_back(rewriter.getStringAttr(name));
+    };
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (isa<GlobalViewType>(type)) {
         ptrIndex[i] = abiTypes.size();
-        abiTypes.push_back(ptrType);
+        addArgument(ptrType, getArgumentName(op, i));
       }
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (auto view = dyn_cast<GlobalViewType>(type)) {
         sizeIndex[i] = abiTypes.size();
-        abiTypes.append(view.getNumDynamicDims(), i32);
+        for (auto [d, size] : llvm::enumerate(view.getShape()))
+          if (ShapedType::isDynamic(size))
+            addArgument(i32, getArgumentName(op, i) + "_size" + Twine(d));
       }
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (auto view = dyn_cast<GlobalViewType>(type)) {
         strideIndex[i] = abiTypes.size();
-        abiTypes.append(view.getRank() - 1, i32);
+        for (int64_t d = 0; d + 1 < view.getRank(); ++d)
+          addArgument(i32, getArgumentName(op, i) + "_stride" + Twine(d));
       }
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (!isa<GlobalViewType>(type)) {
         scalarIndex[i] = abiTypes.size();
-        abiTypes.push_back(type);
+        addArgument(type, getArgumentName(op, i));
       }
 
     auto funcType =
@@ -83,6 +103,8 @@ struct KernelLowering : public OpConversionPattern<KernelOp> {
         LLVM::LLVMFuncOp::create(rewriter, loc, op.getSymName(), funcType);
     int64_t lanes = int64_t(op.getWaves()) * 64;
     func->setAttr("rocdl.kernel", rewriter.getUnitAttr());
+    for (auto [i, name] : llvm::enumerate(abiNames))
+      func.setArgAttr(i, kArgNameAttrName, name);
     func->setAttr("rocdl.flat_work_group_size",
                   rewriter.getStringAttr(Twine(lanes) + "," + Twine(lanes)));
     func->setAttr(

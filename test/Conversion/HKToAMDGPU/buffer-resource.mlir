@@ -6,7 +6,7 @@
 // RUN: hk-opt %s -split-input-file --hk-mfma-layout --hk-buffer-loads --convert-hk-to-amdgpu --canonicalize | FileCheck %s
 
 // CHECK-LABEL: llvm.func @resource(
-// CHECK-SAME: %[[PTR:[^:]*]]: !llvm.ptr<1>, %[[ROWS:[^:]*]]: i32, %[[COLS:[^:]*]]: i32, %[[STRIDE:[^:]*]]: i32)
+// CHECK-SAME: %[[PTR:[^:]*]]: !llvm.ptr<1> {hk.name = "{{[a-z0-9_]*}}"}, %[[ROWS:[^:]*]]: i32 {hk.name = "{{[a-z0-9_]*}}"}, %[[COLS:[^:]*]]: i32 {hk.name = "{{[a-z0-9_]*}}"}, %[[STRIDE:[^:]*]]: i32 {hk.name = "{{[a-z0-9_]*}}"})
 // CHECK-DAG: %[[FLAGS:.*]] = arith.constant 159744 : i32
 // CHECK-DAG: %[[ZERO16:.*]] = arith.constant 0 : i16
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
