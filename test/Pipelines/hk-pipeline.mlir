@@ -6,7 +6,7 @@
 // GFX942: module attributes {hk.target = #hk.target<"gfx942">}
 // GFX950: module attributes {hk.target = #hk.target<"gfx950">}
 // Only the argument names (for the code object's metadata) are hk's.
-// CHECK: llvm.func @to_bf16({{.*}}: !llvm.ptr<1> {hk.name = "arg0"}{{.*}}
+// CHECK: llvm.func @to_bf16({{.*}}: !llvm.ptr<1> {hk.name = "x"}{{.*}}
 // CHECK-NOT: hk.
 // CHECK-NOT: arith.
 // CHECK-NOT: vector.

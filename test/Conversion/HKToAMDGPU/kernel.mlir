@@ -3,8 +3,8 @@
 // The compact ABI: pointers of every view, then each view's runtime sizes,
 // then each view's strides (all but the innermost dimension), then scalars.
 // Each argument is named for the code object's metadata after its kernel
-// argument: the name its location gives, else its position ("arg1");
-// sizes and strides by the view dimension they describe.
+// argument's source name; sizes and strides by the view dimension they
+// describe.
 // CHECK-LABEL: llvm.func @abi
 // CHECK-SAME: (%{{[a-z0-9]+}}: !llvm.ptr<1> {hk.name = "a"},
 // CHECK-SAME: %{{[a-z0-9]+}}: !llvm.ptr<1> {hk.name = "b"},
@@ -14,13 +14,13 @@
 // CHECK-SAME: %{{[a-z0-9]+}}: i32 {hk.name = "a_stride0"},
 // CHECK-SAME: %{{[a-z0-9]+}}: i32 {hk.name = "b_stride0"},
 // CHECK-SAME: %{{[a-z0-9]+}}: i32 {hk.name = "b_stride1"},
-// CHECK-SAME: %{{[a-z0-9]+}}: i32 {hk.name = "arg1"},
+// CHECK-SAME: %{{[a-z0-9]+}}: i32 {hk.name = "n"},
 // CHECK-SAME: %{{[a-z0-9]+}}: f32 {hk.name = "x"})
 // CHECK-SAME: rocdl.flat_work_group_size = "512,512"
 // CHECK-SAME: rocdl.kernel
 // CHECK-SAME: rocdl.reqd_work_group_size = array<i32: 512, 1, 1>
-hk.kernel @abi(%a: !hk.gl<?x?xbf16> loc("a"), %n: i32,
-               %b: !hk.gl<4x?x32xf32> loc("b"), %x: f32 loc("x")) waves(8) {
+hk.kernel @abi(%a: !hk.gl<?x?xbf16>, %n: i32, %b: !hk.gl<4x?x32xf32>,
+               %x: f32) waves(8) {
   // CHECK: llvm.return
   hk.return
 }

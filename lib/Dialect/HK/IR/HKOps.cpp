@@ -139,6 +139,14 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
           resultAttrs))
     return failure();
 
+  // Keep each argument's source name on its location: the lowering names
+  // the kernel's ABI arguments after it in the code object's metadata.
+  for (OpAsmParser::Argument &arg : args)
+    if (!arg.sourceLoc && arg.ssaName.name.size() > 1)
+      arg.sourceLoc =
+          NameLoc::get(builder.getStringAttr(arg.ssaName.name.drop_front()),
+                       parser.getEncodedSourceLoc(arg.ssaName.location));
+
   int32_t waves = 0;
   if (parser.parseKeyword("waves") || parser.parseLParen() ||
       parser.parseInteger(waves) || parser.parseRParen())
