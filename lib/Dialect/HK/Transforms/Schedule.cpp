@@ -405,8 +405,15 @@ private:
   /// writing `dest`.
   GroupLoadOp cloneLoad(OpBuilder &b, GroupLoadOp load, scf::ForOp loop,
                         Value iv, Value dest, bool async,
-                        std::optional<uint32_t> waves, bool inbounds = false) {
-    SmallVector<Value> indices = cloneIndices(b, load, loop, iv);
+                        std::optional<uint32_t> waves) {
+    return createLoad(b, load, cloneIndices(b, load, loop, iv), dest, async,
+                      waves, /*inbounds=*/false);
+  }
+
+  /// A copy of `load` at `indices` into `dest`.
+  static GroupLoadOp createLoad(OpBuilder &b, GroupLoadOp load,
+                                ValueRange indices, Value dest, bool async,
+                                std::optional<uint32_t> waves, bool inbounds) {
     Type token = async ? TokenType::get(b.getContext()) : Type();
     return GroupLoadOp::create(
         b, load.getLoc(), token, async ? b.getUnitAttr() : UnitAttr(),
@@ -536,8 +543,10 @@ private:
                                          newLoop.getStep());
       Value interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                              next, newLoop.getUpperBound());
+      SmallVector<SmallVector<Value>> nextIndices;
       for (auto [load, dest] : llvm::zip(plain.loads, spare)) {
-        SmallVector<Value> indices = cloneIndices(b, load, loop, next);
+        SmallVector<Value> &indices =
+            nextIndices.emplace_back(cloneIndices(b, load, loop, next));
         Value inside = InBoundsOp::create(b, loc, load.getSource(), indices,
                                           dest, load.getTransposeAttr());
         interior = arith::AndIOp::create(b, loc, interior, inside);
@@ -555,9 +564,11 @@ private:
                 emitPrefetch(cb);
                 return;
               }
-              for (auto [load, dest] : llvm::zip(plain.loads, spare))
-                cloneLoad(cb, load, loop, next, dest, /*async=*/true,
-                          std::nullopt, /*inbounds=*/true);
+              // The indices hk.in_bounds checked, computed above.
+              for (auto [load, indices, dest] :
+                   llvm::zip(plain.loads, nextIndices, spare))
+                createLoad(cb, load, indices, dest, /*async=*/true,
+                           std::nullopt, /*inbounds=*/true);
             },
             [](OpBuilder &) {});
         addInstructionGroups(cluster);
