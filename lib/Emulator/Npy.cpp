@@ -15,14 +15,26 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+// hk-emu's element type names and NumPy's descrs overlap with different
+// meanings ("i8" is one byte here, eight bytes in NumPy), so each has its
+// own table.
 unsigned hk::emu::elementSizeOf(llvm::StringRef type) {
-  type.consume_front("<");
-  type.consume_front("|");
   return llvm::StringSwitch<unsigned>(type)
-      .Cases({"f64", "i64", "u64", "f8", "i8", "u8"}, 8)
-      .Cases({"f32", "i32", "u32", "f4", "i4", "u4"}, 4)
-      .Cases({"f16", "bf16", "i16", "u16", "f2", "i2", "u2"}, 2)
-      .Cases({"fp8", "bf8", "i1", "u1", "b1"}, 1)
+      .Cases({"f64", "i64", "u64"}, 8)
+      .Cases({"f32", "i32", "u32"}, 4)
+      .Cases({"f16", "bf16", "i16", "u16"}, 2)
+      .Cases({"fp8", "bf8", "i8", "u8"}, 1)
+      .Default(0);
+}
+
+unsigned hk::emu::npyElementSize(llvm::StringRef descr) {
+  descr =
+      descr.drop_while([](char c) { return c == '<' || c == '|' || c == '='; });
+  return llvm::StringSwitch<unsigned>(descr)
+      .Cases({"f8", "i8", "u8"}, 8)
+      .Cases({"f4", "i4", "u4"}, 4)
+      .Cases({"f2", "i2", "u2"}, 2)
+      .Cases({"i1", "u1", "b1"}, 1)
       .Default(0);
 }
 
@@ -31,16 +43,33 @@ std::string hk::emu::npyDescrOf(llvm::StringRef type) {
       .Case("f64", "f8")
       .Case("f32", "f4")
       .Case("f16", "f2")
-      .Case("bf16", "u2")
       .Case("i64", "i8")
       .Case("u64", "u8")
       .Case("i32", "i4")
       .Case("u32", "u4")
       .Case("i16", "i2")
-      .Case("u16", "u2")
-      .Cases({"i8", "fp8", "bf8"}, type == "i8" ? "i1" : "u1")
-      .Case("u8", "u1")
-      .Default(type.str());
+      .Cases({"u16", "bf16"}, "u2")
+      .Case("i8", "i1")
+      .Cases({"u8", "fp8", "bf8"}, "u1")
+      .Default("");
+}
+
+std::string hk::emu::typeOfNpyDescr(llvm::StringRef descr) {
+  descr =
+      descr.drop_while([](char c) { return c == '<' || c == '|' || c == '='; });
+  return llvm::StringSwitch<std::string>(descr)
+      .Case("f8", "f64")
+      .Case("f4", "f32")
+      .Case("f2", "f16")
+      .Case("i8", "i64")
+      .Case("u8", "u64")
+      .Case("i4", "i32")
+      .Case("u4", "u32")
+      .Case("i2", "i16")
+      .Case("u2", "u16")
+      .Case("i1", "i8")
+      .Cases({"u1", "b1"}, "u8")
+      .Default("");
 }
 
 uint64_t NpyArray::elementCount() const {
@@ -50,7 +79,7 @@ uint64_t NpyArray::elementCount() const {
   return n;
 }
 
-unsigned NpyArray::elementSize() const { return elementSizeOf(dtype); }
+unsigned NpyArray::elementSize() const { return npyElementSize(dtype); }
 
 /// Finds the value text of 'key' in the header dict.
 static llvm::StringRef dictValue(llvm::StringRef header, llvm::StringRef key) {
@@ -93,7 +122,7 @@ llvm::Expected<NpyArray> hk::emu::parseNpy(llvm::StringRef bytes) {
                      "'); only little-endian arrays are supported");
   descr =
       descr.drop_while([](char c) { return c == '<' || c == '|' || c == '='; });
-  if (elementSizeOf(descr) == 0)
+  if (npyElementSize(descr) == 0)
     return makeError("unsupported .npy dtype '" + descr + "'");
   array.dtype = descr.str();
   if (dictValue(header, "fortran_order").starts_with("True"))
@@ -140,7 +169,7 @@ std::string hk::emu::serializeNpy(const NpyArray &array) {
   if (array.shape.size() > 1)
     shape.pop_back();
   shape += ")";
-  bool byteSized = elementSizeOf(array.dtype) == 1;
+  bool byteSized = npyElementSize(array.dtype) == 1;
   std::string header = "{'descr': '" + std::string(byteSized ? "|" : "<") +
                        array.dtype +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";

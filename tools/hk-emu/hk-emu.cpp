@@ -278,7 +278,7 @@ int main(int argc, char **argv) {
         if (!array)
           fail("--arg=" + spec + ": " + toString(array.takeError()));
         data.assign(array->data.begin(), array->data.end());
-        type = array->dtype;
+        type = typeOfNpyDescr(array->dtype);
       }
       DevicePtr ptr = allocateOrFail(device, data.size(), spec);
       check(device.memcpyHtoD(ptr, data.data(), data.size()));

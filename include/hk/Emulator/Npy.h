@@ -27,12 +27,19 @@ struct NpyArray {
   unsigned elementSize() const;
 };
 
-/// Element size in bytes of an hk-emu type name or NumPy descr ("f32",
-/// "bf16", "f4", "<u2"...), or 0 when unknown.
+/// Element size in bytes of an hk-emu element type name (f32, f16, bf16,
+/// f64, fp8, bf8, i8..i64, u8..u64), or 0 when unknown.
 unsigned elementSizeOf(llvm::StringRef type);
-/// The NumPy descr for an hk-emu type name ("f32" -> "f4"; bf16 is stored
-/// as "u2" since NumPy has no bfloat16).
+/// Element size in bytes of a NumPy descr ("f4", "<u2", "|i1"), or 0 when
+/// HK does not read it.
+unsigned npyElementSize(llvm::StringRef descr);
+/// The NumPy descr (without byte order) for an hk-emu type name ("f32" ->
+/// "f4", "i8" -> "i1"); bf16 is stored as "u2" and fp8/bf8 as "u1" since
+/// NumPy has no such types. Empty for an unknown name.
 std::string npyDescrOf(llvm::StringRef type);
+/// The hk-emu type name of a NumPy descr ("f4" -> "f32", "i8" -> "i64",
+/// "b1" -> "u8"), or empty when HK does not read it.
+std::string typeOfNpyDescr(llvm::StringRef descr);
 
 llvm::Expected<NpyArray> parseNpy(llvm::StringRef bytes);
 llvm::Expected<NpyArray> readNpy(llvm::StringRef path);
