@@ -76,7 +76,10 @@ uint8_t *GlobalMemory::translate(uint64_t address, uint64_t size) const {
 // ------------------------------------------------------------------------
 
 Module::Module(CodeObject object, std::unique_ptr<DecodedProgram> program)
-    : object(std::move(object)), program(std::move(program)) {}
+    : object(std::move(object)), program(std::move(program)) {
+  static std::atomic<uint64_t> next{1};
+  serial = next.fetch_add(1);
+}
 Module::~Module() = default;
 
 // Kernargs
@@ -189,8 +192,44 @@ Device::loadModule(llvm::StringRef bytes) {
   auto program = DecodedProgram::decode(*object);
   if (!program)
     return program.takeError();
-  return std::unique_ptr<Module>(
+  std::unique_ptr<Module> module(
       new Module(std::move(*object), std::move(*program)));
+  // Placing the image now reports relocation problems at load time.
+  if (auto base = getImageBase(*module); !base)
+    return base.takeError();
+  return std::move(module);
+}
+
+llvm::Expected<DevicePtr> Device::getImageBase(const Module &module) {
+  std::lock_guard<std::mutex> lock(imagesMutex);
+  auto it = images.find(module.getSerial());
+  if (it != images.end())
+    return it->second;
+  const CodeObject &object = module.getCodeObject();
+  uint64_t size = object.getImageSize();
+  DevicePtr base = memory.allocate(size, "code object");
+  if (!base)
+    return makeError("cannot allocate the " + llvm::Twine(size) +
+                     "-byte image of the code object");
+  llvm::MutableArrayRef<uint8_t> image(memory.translate(base, size), size);
+  if (llvm::Error error = object.loadImage(image, base)) {
+    memory.release(base);
+    return std::move(error);
+  }
+  images[module.getSerial()] = base;
+  return base;
+}
+
+llvm::Expected<std::pair<DevicePtr, uint64_t>>
+Device::getGlobal(const Module &module, llvm::StringRef name) {
+  const Symbol *symbol = module.getCodeObject().findSymbol(name);
+  if (!symbol || !symbol->defined || !symbol->isData)
+    return makeError("the code object defines no global variable '" + name +
+                     "'");
+  auto base = getImageBase(module);
+  if (!base)
+    return base.takeError();
+  return std::make_pair(*base + symbol->address, symbol->size);
 }
 
 /// Reads the initial-state enables of the kernel descriptor.
@@ -304,11 +343,11 @@ static llvm::Error validateLaunch(const ChipInfo &chip,
                      llvm::Twine(kernel.groupSegmentFixedSize) + " + dynamic " +
                      llvm::Twine(options.dynamicLdsBytes) + "), " + chip.name +
                      " has " + llvm::Twine(chip.ldsBytesPerWorkgroup));
-  if (kernel.usesDynamicStack)
-    return makeError("kernel '" + kernel.name +
-                     "' uses a dynamic stack (its scratch size is not known "
-                     "before it runs); the emulator supports fixed-size "
-                     "scratch only");
+  if (kernel.usesDynamicStack && options.stackBytes > kMaxPrivateSegmentBytes)
+    return makeError("a stack of " + llvm::Twine(options.stackBytes) +
+                     " bytes per work-item exceeds the " +
+                     llvm::Twine(kMaxPrivateSegmentBytes) +
+                     " bytes of scratch a work-item can have");
   size_t explicitEnd = 0;
   for (const KernelArg *arg : kernel.explicitArgs())
     explicitEnd = std::max<size_t>(explicitEnd, arg->offset + arg->size);
@@ -396,6 +435,10 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   L.packedWorkitemIds = chip.packedWorkitemIds;
   if (llvm::Error error = readDescriptor(*kernel, L))
     return std::move(error);
+  auto codeBase = getImageBase(module);
+  if (!codeBase)
+    return codeBase.takeError();
+  L.codeBase = *codeBase;
 
   // Kernarg segment and dispatch packet live in device memory for the
   // duration of the launch.
@@ -419,7 +462,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
               segment.data(), segment.size());
   fillDispatchPacket(memory.translate(L.dispatchAddress, 64), grid, block,
                      uint32_t(ldsBytes), L.kernargAddress,
-                     kernel->descriptorAddress);
+                     L.codeBase + kernel->descriptorAddress);
 
   std::vector<uint64_t> ids = workgroupOrder(grid, options.onlyWorkgroups);
   unsigned threads = options.threads
@@ -444,7 +487,12 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     if (L.sanitize.ldsRace)
       wg.shadow.assign(ldsBytes, LdsShadow());
     wg.dmaPending.assign((ldsBytes + 3) / 4, 0);
-    wg.scratchPerLane = kernel->privateSegmentFixedSize;
+    // A dynamic stack gets the launch's stack size, as the HIP runtime
+    // gives it hipLimitStackSize.
+    wg.scratchPerLane =
+        kernel->usesDynamicStack
+            ? std::max(kernel->privateSegmentFixedSize, options.stackBytes)
+            : kernel->privateSegmentFixedSize;
     Outcome &out = outcomes[t];
     while (true) {
       uint64_t index = next.fetch_add(1);

@@ -240,6 +240,11 @@ struct LaunchState {
   uint64_t kernargAddress = 0;
   uint64_t dispatchAddress = 0;
   uint64_t entryPc = 0;
+  /// Device address of the code object's image. Program counters are
+  /// addresses in the code object (as llvm-objdump shows them); what the
+  /// kernel sees of them (s_getpc_b64, s_setpc_b64, s_swappc_b64) is
+  /// offset by this base.
+  uint64_t codeBase = 0;
   SanitizerOptions sanitize;
   uint64_t watchdog = 0;
   unsigned maxReports = 64;

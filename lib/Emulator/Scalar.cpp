@@ -124,18 +124,21 @@ template <typename F> static void saveexec(Wave &w, const Instr &in, F f) {
     saveexec(w, in, [](uint64_t s, uint64_t e) { return uint64_t(expr); });    \
   }
 
+// The kernel sees device addresses of its code (LaunchState::codeBase).
 static void sGetpc(Wave &w, const Instr &in) {
-  writeSgpr(w, in.ops[0], 0, uint32_t(w.pc));
-  writeSgpr(w, in.ops[0], 1, uint32_t(w.pc >> 32));
+  uint64_t pc = w.pc + w.wg->launch->codeBase;
+  writeSgpr(w, in.ops[0], 0, uint32_t(pc));
+  writeSgpr(w, in.ops[0], 1, uint32_t(pc >> 32));
 }
 static void sSetpc(Wave &w, const Instr &in) {
-  w.pc = readScalar64(w, in.ops[0]);
+  w.pc = readScalar64(w, in.ops[0]) - w.wg->launch->codeBase;
 }
 static void sSwappc(Wave &w, const Instr &in) {
   uint64_t target = readScalar64(w, in.ops[1]);
-  writeSgpr(w, in.ops[0], 0, uint32_t(w.pc));
-  writeSgpr(w, in.ops[0], 1, uint32_t(w.pc >> 32));
-  w.pc = target;
+  uint64_t pc = w.pc + w.wg->launch->codeBase;
+  writeSgpr(w, in.ops[0], 0, uint32_t(pc));
+  writeSgpr(w, in.ops[0], 1, uint32_t(pc >> 32));
+  w.pc = target - w.wg->launch->codeBase;
 }
 
 // SOPP

@@ -114,6 +114,16 @@ uint8_t *hk::emu::scratchAccess(Wave &w, const Instr &in, uint32_t address,
   if (uint64_t(address) + size <= perLane)
     return wg.scratch.data() + (uint64_t(w.id) * kWaveSize + lane) * perLane +
            address;
+  // Past a dynamic stack, return addresses and saved registers are lost:
+  // the wave cannot go on.
+  if (wg.launch->kernel->usesDynamicStack) {
+    w.fault(in, "stack overflow: " + llvm::Twine(write ? "write" : "read") +
+                    " of " + llvm::Twine(size) + " bytes at scratch offset " +
+                    hex(address) + " beyond the " + llvm::Twine(perLane) +
+                    " bytes of stack per work-item (raise it with "
+                    "--stack-size)");
+    return nullptr;
+  }
   if (wg.launch->sanitize.memoryBounds)
     wg.report(SanitizerReport::ScratchOutOfBounds, w, in.pc, int(lane), address,
               llvm::Twine(write ? "write" : "read") + " of " +

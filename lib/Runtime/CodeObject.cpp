@@ -18,10 +18,14 @@
 using namespace hk;
 using ELFT = llvm::object::ELF64LE;
 
-static constexpr uint64_t kMaxSegmentBytes = 256ull << 20;
-
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static std::string hexString(uint64_t value) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format_hex(value, 2);
+  return s;
 }
 
 std::vector<const KernelArg *> KernelInfo::explicitArgs() const {
@@ -228,17 +232,108 @@ static bool hasStringKeys(llvm::msgpack::DocNode &node, unsigned depth) {
   return true;
 }
 
-/// Copies `size` bytes at virtual address `address` out of the segments.
+/// Copies `size` bytes at virtual address `address` out of the segments
+/// (zeros beyond a segment's file bytes).
 static bool readAddress(const std::vector<Segment> &segments, uint64_t address,
                         void *out, size_t size) {
   for (const Segment &segment : segments) {
     if (address < segment.address ||
         address + size > segment.address + segment.memorySize)
       continue;
-    std::memcpy(out, segment.bytes.data() + (address - segment.address), size);
+    uint64_t offset = address - segment.address;
+    std::memset(out, 0, size);
+    if (offset < segment.bytes.size())
+      std::memcpy(out, segment.bytes.data() + offset,
+                  std::min<uint64_t>(size, segment.bytes.size() - offset));
     return true;
   }
   return false;
+}
+
+/// The end of a segment at `address` spanning `size` bytes, or an error
+/// when it lies beyond what a code object can address.
+static llvm::Expected<uint64_t> segmentEnd(uint64_t address, uint64_t size,
+                                           llvm::StringRef what) {
+  // Code objects are kilobytes to megabytes; a huge in-memory size is a
+  // corrupt header, not something to allocate.
+  if (size > kMaxSegmentBytes)
+    return makeError(what + " claims " + llvm::Twine(size) +
+                     " bytes in memory (at most " +
+                     llvm::Twine(kMaxSegmentBytes) + " are accepted)");
+  if (address > kMaxImageBytes || size > kMaxImageBytes - address)
+    return makeError(what + " at " + hexString(address) + " ends beyond the " +
+                     llvm::Twine(kMaxImageBytes) +
+                     " bytes a code object can address");
+  return address + size;
+}
+
+/// Reads the dynamic relocations (the allocated SHT_RELA and SHT_RELR
+/// sections a linked code object carries) into `object`.
+static llvm::Error readRelocations(const llvm::object::ELFFile<ELFT> &elf,
+                                   ELFT::ShdrRange sections, CodeObject &object,
+                                   std::vector<Relocation> &relocations) {
+  for (const ELFT::Shdr &section : sections) {
+    if (!(section.sh_flags & llvm::ELF::SHF_ALLOC))
+      continue;
+    if (section.sh_type == llvm::ELF::SHT_RELR) {
+      auto relrs = elf.relrs(section);
+      if (!relrs)
+        return makeError("malformed relocation section: " +
+                         toString(relrs.takeError()));
+      for (const ELFT::Rel &rel : elf.decode_relrs(*relrs)) {
+        Relocation relocation;
+        relocation.offset = rel.r_offset;
+        relocation.type = llvm::ELF::R_AMDGPU_RELATIVE64;
+        // The addend is what the file holds at the patched address.
+        if (!readAddress(object.getSegments(), rel.r_offset, &relocation.addend,
+                         8))
+          return makeError("a relocation at " + hexString(rel.r_offset) +
+                           " lies outside the loaded segments");
+        relocations.push_back(std::move(relocation));
+      }
+      continue;
+    }
+    if (section.sh_type == llvm::ELF::SHT_REL)
+      return makeError("the code object has SHT_REL relocations; AMDGPU code "
+                       "objects use SHT_RELA");
+    if (section.sh_type != llvm::ELF::SHT_RELA)
+      continue;
+    auto symtab = elf.getSection(section.sh_link);
+    auto relas = elf.relas(section);
+    if (!symtab || !relas) {
+      llvm::consumeError(symtab.takeError());
+      llvm::consumeError(relas.takeError());
+      return makeError("malformed relocation section");
+    }
+    auto strtab = elf.getStringTableForSymtab(**symtab);
+    if (!strtab)
+      return makeError("malformed relocation section: " +
+                       toString(strtab.takeError()));
+    for (const ELFT::Rela &rela : *relas) {
+      Relocation relocation;
+      relocation.offset = rela.r_offset;
+      relocation.type = rela.getType(false);
+      relocation.addend = rela.r_addend;
+      if (rela.getSymbol(false) != 0) {
+        auto sym = elf.getRelocationSymbol(rela, *symtab);
+        if (!sym || !*sym) {
+          if (!sym)
+            llvm::consumeError(sym.takeError());
+          return makeError("a relocation at " + hexString(rela.r_offset) +
+                           " names a symbol its table does not hold");
+        }
+        auto name = (*sym)->getName(*strtab);
+        if (!name)
+          return makeError("malformed relocation symbol: " +
+                           toString(name.takeError()));
+        relocation.symbol = name->str();
+        relocation.symbolDefined = (*sym)->st_shndx != llvm::ELF::SHN_UNDEF;
+        relocation.symbolAddress = (*sym)->st_value;
+      }
+      relocations.push_back(std::move(relocation));
+    }
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
@@ -293,18 +388,14 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
           phdr.p_filesz > bytes.size() - phdr.p_offset ||
           phdr.p_filesz > phdr.p_memsz)
         return makeError("a loadable segment lies outside the file");
-      // Code objects are kilobytes to megabytes; a huge in-memory size is a
-      // corrupt header, not something to allocate.
-      if (phdr.p_memsz > kMaxSegmentBytes)
-        return makeError("a loadable segment claims " +
-                         llvm::Twine(phdr.p_memsz) +
-                         " bytes in memory (at most " +
-                         llvm::Twine(kMaxSegmentBytes) + " are accepted)");
+      auto end = segmentEnd(phdr.p_vaddr, phdr.p_memsz, "a loadable segment");
+      if (!end)
+        return end.takeError();
+      object.imageSize = std::max(object.imageSize, *end);
       Segment segment;
       segment.address = phdr.p_vaddr;
       segment.memorySize = phdr.p_memsz;
       segment.bytes = bytes.substr(phdr.p_offset, phdr.p_filesz).str();
-      segment.bytes.resize(phdr.p_memsz, '\0');
       segment.executable = phdr.p_flags & llvm::ELF::PF_X;
       object.segments.push_back(std::move(segment));
       continue;
@@ -339,13 +430,14 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
         if (!(section.sh_flags & llvm::ELF::SHF_ALLOC) || executable != code ||
             section.sh_type == llvm::ELF::SHT_NOTE)
           continue;
-        if (section.sh_size > kMaxSegmentBytes)
-          return makeError("a section claims " + llvm::Twine(section.sh_size) +
-                           " bytes (at most " + llvm::Twine(kMaxSegmentBytes) +
-                           " are accepted)");
         Segment segment;
-        segment.address =
-            llvm::alignTo(next, std::max<uint64_t>(section.sh_addralign, 1));
+        segment.address = llvm::alignTo(
+            next, std::min<uint64_t>(
+                      std::max<uint64_t>(section.sh_addralign, 1), 1 << 16));
+        auto end = segmentEnd(segment.address, section.sh_size, "a section");
+        if (!end)
+          return end.takeError();
+        object.imageSize = std::max(object.imageSize, *end);
         segment.memorySize = section.sh_size;
         if (section.sh_type != llvm::ELF::SHT_NOBITS) {
           auto contents = elf->getSectionContents(section);
@@ -354,7 +446,6 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
                              toString(contents.takeError()));
           segment.bytes.assign(contents->begin(), contents->end());
         }
-        segment.bytes.resize(section.sh_size, '\0');
         segment.executable = executable;
         sectionAddress[index] = segment.address;
         next = segment.address + segment.memorySize;
@@ -380,7 +471,7 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
 
   // Resolve each kernel's descriptor through the symbol tables (in an
   // unlinked object, symbol values are offsets into their sections).
-  std::map<std::string, uint64_t> symbols;
+  std::map<std::string, Symbol> symbols;
   for (const ELFT::Shdr &section : *sections) {
     if (section.sh_type != llvm::ELF::SHT_SYMTAB &&
         section.sh_type != llvm::ELF::SHT_DYNSYM)
@@ -398,17 +489,34 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
         llvm::consumeError(name.takeError());
         continue;
       }
+      if (name->empty())
+        continue;
+      Symbol symbol;
+      symbol.name = name->str();
       auto base = sectionAddress.find(sym.st_shndx);
-      symbols[name->str()] =
+      symbol.address =
           sym.st_value + (base == sectionAddress.end() ? 0 : base->second);
+      symbol.size = sym.st_size;
+      symbol.defined = sym.st_shndx != llvm::ELF::SHN_UNDEF;
+      symbol.isData = sym.getType() == llvm::ELF::STT_OBJECT;
+      Symbol &slot = symbols[symbol.name];
+      if (!slot.defined)
+        slot = std::move(symbol);
     }
   }
+  for (auto &entry : symbols)
+    object.symbols.push_back(entry.second);
+  if (!object.relocatable)
+    if (llvm::Error error =
+            readRelocations(*elf, *sections, object, object.relocations))
+      return std::move(error);
+
   for (KernelInfo &kernel : object.kernels) {
-    auto it = symbols.find(kernel.symbol);
-    if (it == symbols.end())
+    const Symbol *descriptor = object.findSymbol(kernel.symbol);
+    if (!descriptor || !descriptor->defined)
       return makeError("kernel descriptor symbol '" + kernel.symbol +
                        "' is missing");
-    kernel.descriptorAddress = it->second;
+    kernel.descriptorAddress = descriptor->address;
     if (!readAddress(object.segments, kernel.descriptorAddress,
                      kernel.descriptor.data(), kernel.descriptor.size()))
       return makeError("kernel descriptor of '" + kernel.name +
@@ -416,10 +524,10 @@ llvm::Expected<CodeObject> CodeObject::parse(llvm::StringRef bytes) {
     // An unlinked descriptor's entry offset is still a relocation; the
     // kernel's code symbol says where the code starts.
     if (object.relocatable) {
-      auto code = symbols.find(kernel.name);
-      if (code == symbols.end())
+      const Symbol *code = object.findSymbol(kernel.name);
+      if (!code || !code->defined)
         return makeError("kernel code symbol '" + kernel.name + "' is missing");
-      kernel.entryAddress = code->second;
+      kernel.entryAddress = code->address;
       continue;
     }
     int64_t entryOffset;
@@ -440,4 +548,82 @@ llvm::Expected<CodeObject> CodeObject::load(llvm::StringRef path) {
   if (!object)
     return makeError("'" + path + "': " + toString(object.takeError()));
   return object;
+}
+
+const Symbol *CodeObject::findSymbol(llvm::StringRef name) const {
+  auto it =
+      llvm::lower_bound(symbols, name, [](const Symbol &s, llvm::StringRef n) {
+        return s.name < n;
+      });
+  return it != symbols.end() && it->name == name ? &*it : nullptr;
+}
+
+/// The value relocation `r` stores for an image loaded at `base`, and its
+/// width in bytes.
+static llvm::Expected<std::pair<uint64_t, unsigned>>
+relocationValue(const Relocation &r, uint64_t base) {
+  auto typeName = [&] {
+    return llvm::object::getELFRelocationTypeName(llvm::ELF::EM_AMDGPU, r.type)
+        .str();
+  };
+  if (!r.symbol.empty() && !r.symbolDefined)
+    return makeError("the code object refers to '" + r.symbol +
+                     "', which it does not define (" + typeName() + " at " +
+                     hexString(r.offset) +
+                     "); a code object must define every symbol it uses");
+  uint64_t symbol = r.symbol.empty() ? 0 : base + r.symbolAddress;
+  uint64_t value = symbol + uint64_t(r.addend);
+  switch (r.type) {
+  case llvm::ELF::R_AMDGPU_RELATIVE64:
+    return std::make_pair(base + uint64_t(r.addend), 8u);
+  case llvm::ELF::R_AMDGPU_ABS64:
+    return std::make_pair(value, 8u);
+  case llvm::ELF::R_AMDGPU_ABS32_LO:
+    return std::make_pair(value & 0xffffffffu, 4u);
+  case llvm::ELF::R_AMDGPU_ABS32_HI:
+    return std::make_pair(value >> 32, 4u);
+  case llvm::ELF::R_AMDGPU_ABS32:
+    if (!llvm::isUInt<32>(value))
+      return makeError("relocation " + typeName() + " at " +
+                       hexString(r.offset) + " cannot hold the address " +
+                       hexString(value) + " in 32 bits");
+    return std::make_pair(value, 4u);
+  default:
+    return makeError("unsupported dynamic relocation " + typeName() + " (" +
+                     llvm::Twine(r.type) + ") at " + hexString(r.offset));
+  }
+}
+
+llvm::Error CodeObject::loadImage(llvm::MutableArrayRef<uint8_t> image,
+                                  uint64_t base) const {
+  if (image.size() != imageSize)
+    return makeError("the image of the code object takes " +
+                     llvm::Twine(imageSize) + " bytes, got " +
+                     llvm::Twine(image.size()));
+  for (const Segment &segment : segments)
+    std::memcpy(image.data() + segment.address, segment.bytes.data(),
+                segment.bytes.size());
+  for (const Relocation &r : relocations) {
+    if (r.type == llvm::ELF::R_AMDGPU_NONE)
+      continue;
+    auto value = relocationValue(r, base);
+    if (!value)
+      return value.takeError();
+    auto [bits, width] = *value;
+    const Segment *target = nullptr;
+    for (const Segment &segment : segments)
+      if (r.offset >= segment.address &&
+          r.offset - segment.address + width <= segment.memorySize)
+        target = &segment;
+    if (!target)
+      return makeError("a relocation at " + hexString(r.offset) +
+                       " lies outside the loaded segments");
+    // The emulator decodes code once, from the file: code must not need
+    // patching (no text relocations).
+    if (target->executable)
+      return makeError("a relocation at " + hexString(r.offset) +
+                       " patches code; text relocations are not supported");
+    std::memcpy(image.data() + r.offset, &bits, width);
+  }
+  return llvm::Error::success();
 }

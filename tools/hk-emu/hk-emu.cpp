@@ -87,6 +87,21 @@ static cl::opt<bool> listUnsupported(
     cl::desc("List the code object's instructions the emulator cannot "
              "execute and exit"),
     cl::cat(category));
+static cl::opt<unsigned> stackSize(
+    "stack-size",
+    cl::desc("Stack bytes per work-item for kernels with a dynamic stack "
+             "(default 1024, the HIP runtime's)"),
+    cl::init(kDefaultStackBytes), cl::cat(category));
+static cl::opt<unsigned>
+    launches("launches",
+             cl::desc("Launch the kernel this many times in a row on the "
+                      "same buffers (device globals keep their values)"),
+             cl::init(1), cl::cat(category));
+static cl::list<std::string>
+    globals("global",
+            cl::desc("Print a device global after the run: NAME:TYPE[:FILE] "
+                     "(and write it to FILE)"),
+            cl::cat(category));
 static cl::opt<unsigned> printCount("print",
                                     cl::desc("Output elements printed"),
                                     cl::init(8), cl::cat(category));
@@ -127,6 +142,7 @@ struct Output {
   std::string path;
   unsigned argIndex = 0;
   bool print = false;
+  std::string global; ///< A device global's name (not an argument).
 };
 } // namespace
 
@@ -285,7 +301,7 @@ int main(int argc, char **argv) {
       check(builder.addPointer(ptr));
       if (!outPath.empty())
         outputs.push_back(
-            {type, ptr, data.size(), outPath.str(), index, false});
+            {type, ptr, data.size(), outPath.str(), index, false, ""});
       continue;
     }
     if (kind == "out") {
@@ -295,8 +311,8 @@ int main(int argc, char **argv) {
       if (parts.size() < 2 || elementSizeOf(parts[0]) == 0 ||
           parts[1].getAsInteger(10, count))
         fail("--arg=" + spec +
-             ": expected out:TYPE:COUNT[:FILE] with TYPE "
-             "one of f32 f16 bf16 f64 fp8 bf8 i8 i16 i32 i64 u8 u16 u32 u64");
+             ": expected out:TYPE:COUNT[:FILE] with TYPE one of " +
+             kElementTypeNames);
       unsigned elementSize = elementSizeOf(parts[0]);
       if (count > kMaxAllocationBytes / elementSize)
         fail("--arg=" + spec + ": " + Twine(count) + " elements of " +
@@ -306,7 +322,8 @@ int main(int argc, char **argv) {
       DevicePtr ptr = allocateOrFail(device, size, spec);
       check(builder.addPointer(ptr));
       outputs.push_back({parts[0].str(), ptr, size,
-                         parts.size() > 2 ? parts[2].str() : "", index, true});
+                         parts.size() > 2 ? parts[2].str() : "", index, true,
+                         ""});
       continue;
     }
     std::vector<uint8_t> scalar;
@@ -323,6 +340,7 @@ int main(int argc, char **argv) {
   options.threads = threads;
   options.watchdogInstructions = watchdog;
   options.trace = trace;
+  options.stackBytes = stackSize;
   if (sanitize == "none") {
     options.sanitizers = SanitizerOptions::none();
   } else if (sanitize != "all") {
@@ -355,8 +373,38 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (launches == 0)
+    fail("--launches expects a positive count");
   LaunchResult result = check(
       device.launch(*module, kernel->name, grid, block, kernargs, options));
+  for (unsigned i = 1; i < launches; ++i) {
+    LaunchResult next = check(
+        device.launch(*module, kernel->name, grid, block, kernargs, options));
+    result.counters.merge(next.counters);
+    result.seconds += next.seconds;
+    result.workgroupsRun += next.workgroupsRun;
+    result.totalReports += next.totalReports;
+    for (SanitizerReport &r : next.reports)
+      if (result.reports.size() < options.maxReports)
+        result.reports.push_back(std::move(r));
+  }
+
+  for (StringRef spec : globals) {
+    SmallVector<StringRef> parts;
+    spec.split(parts, ':', 2);
+    if (parts.size() < 2 || elementSizeOf(parts[1]) == 0)
+      fail("--global=" + spec +
+           ": expected NAME:TYPE[:FILE] with TYPE one of " + kElementTypeNames);
+    auto [ptr, bytes] = check(device.getGlobal(*module, parts[0]));
+    Output out{parts[1].str(),
+               ptr,
+               bytes,
+               parts.size() > 2 ? parts[2].str() : "",
+               0,
+               true,
+               parts[0].str()};
+    outputs.push_back(std::move(out));
+  }
 
   json::Array outputJson;
   std::string text;
@@ -387,8 +435,11 @@ int main(int argc, char **argv) {
     unsigned size = std::max(1u, elementSizeOf(out.type));
     uint64_t count = out.bytes / size;
     json::Array values;
-    if (out.print)
+    if (out.print && out.global.empty())
       os << "arg " << out.argIndex << ": " << out.type << "[" << count << "] =";
+    else if (out.print)
+      os << "global " << out.global << ": " << out.type << "[" << count
+         << "] =";
     for (uint64_t i = 0; i < std::min<uint64_t>(count, printCount); ++i) {
       std::string v = formatElement(out.type, host.data() + i * size, chip);
       if (out.print)
@@ -397,11 +448,15 @@ int main(int argc, char **argv) {
     }
     if (out.print)
       os << (count > printCount ? " ...\n" : "\n");
-    outputJson.push_back(json::Object{{"arg", out.argIndex},
-                                      {"type", out.type},
-                                      {"count", count},
-                                      {"path", out.path},
-                                      {"first", std::move(values)}});
+    json::Object entry{{"type", out.type},
+                       {"count", count},
+                       {"path", out.path},
+                       {"first", std::move(values)}};
+    if (out.global.empty())
+      entry["arg"] = out.argIndex;
+    else
+      entry["global"] = out.global;
+    outputJson.push_back(std::move(entry));
   }
   json::Array reportJson;
   for (const SanitizerReport &r : result.reports) {

@@ -70,6 +70,12 @@ inline constexpr uint32_t kMaxKernargSegmentBytes = 1u << 20;
 /// describes on gfx9 chips (13 bits of 1 KiB). LLVM compiles no larger
 /// frame.
 inline constexpr uint32_t kMaxPrivateSegmentBytes = 8191u * 1024 / 64;
+/// Stack per work-item of a kernel with a dynamic stack (recursion, calls
+/// through pointers, calls LLVM did not size): 1024 bytes, the HIP
+/// runtime's default (ROCm CLR, rocclr/device/device.hpp, `stack_size_`,
+/// hipLimitStackSize), which it likewise raises to the kernel's fixed
+/// private segment size when that is larger.
+inline constexpr uint32_t kDefaultStackBytes = 1024;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -78,11 +84,17 @@ struct Dim3 {
 
 class DecodedProgram;
 
-/// A loaded code object: its metadata plus the decoded instructions.
+/// A loaded code object: its metadata plus the decoded instructions. Its
+/// image (code, constants, initialised and zeroed data, with the dynamic
+/// relocations applied) is placed in a device's memory by the Device that
+/// loads it, and in another device's on that device's first launch of it;
+/// device globals keep their values across launches on one device.
 class Module {
 public:
   ~Module();
   const CodeObject &getCodeObject() const { return object; }
+  /// A number no other Module of the process has.
+  uint64_t getSerial() const { return serial; }
   const KernelInfo *findKernel(llvm::StringRef name) const {
     return object.findKernel(name);
   }
@@ -96,6 +108,7 @@ private:
   Module(CodeObject object, std::unique_ptr<DecodedProgram> program);
   CodeObject object;
   std::unique_ptr<DecodedProgram> program;
+  uint64_t serial;
 };
 
 /// Which checks run during a launch (all on by default).
@@ -124,6 +137,11 @@ struct LaunchOptions {
   /// Prints every instruction wave 0 of the first workgroup executes, with
   /// lane 0 of its first destination, to stderr (debugging aid).
   bool trace = false;
+  /// Stack bytes per work-item for a kernel with a dynamic stack (at least
+  /// its fixed private segment size is given; at most
+  /// kMaxPrivateSegmentBytes). A stack overflow is reported as a scratch
+  /// access out of bounds.
+  uint32_t stackBytes = kDefaultStackBytes;
 };
 
 struct LaunchResult {
@@ -207,8 +225,17 @@ public:
   llvm::Error memcpyDtoH(void *dst, DevicePtr src, uint64_t bytes);
   llvm::Error memset(DevicePtr dst, uint8_t value, uint64_t bytes);
 
-  /// Loads a code object for this device's chip.
+  /// Loads a code object for this device's chip and places its image in
+  /// this device's memory.
   llvm::Expected<std::unique_ptr<Module>> loadModule(llvm::StringRef bytes);
+
+  /// Device address of `module`'s image in this device's memory (placed on
+  /// first use): the base its code and data addresses are relative to.
+  llvm::Expected<DevicePtr> getImageBase(const Module &module);
+  /// Device address and size of the global variable `name` of `module`
+  /// (hipModuleGetGlobal).
+  llvm::Expected<std::pair<DevicePtr, uint64_t>>
+  getGlobal(const Module &module, llvm::StringRef name);
 
   /// Runs `kernel` over `grid` workgroups of `block` work-items. `kernargs`
   /// holds the explicit arguments (see KernargBuilder); hidden arguments are
@@ -222,6 +249,9 @@ public:
 private:
   const ChipInfo &chip;
   GlobalMemory memory;
+  /// Image base of each module placed in this device's memory, by serial.
+  std::map<uint64_t, DevicePtr> images;
+  std::mutex imagesMutex;
 };
 
 } // namespace emu

@@ -30,6 +30,9 @@ struct NpyArray {
 /// Element size in bytes of an hk-emu element type name (f32, f16, bf16,
 /// f64, fp8, bf8, i8..i64, u8..u64), or 0 when unknown.
 unsigned elementSizeOf(llvm::StringRef type);
+/// The hk-emu element type names, for messages.
+inline constexpr const char *kElementTypeNames =
+    "f32 f16 bf16 f64 fp8 bf8 i8 i16 i32 i64 u8 u16 u32 u64";
 /// Element size in bytes of a NumPy descr ("f4", "<u2", "|i1"), or 0 when
 /// HK does not read it.
 unsigned npyElementSize(llvm::StringRef descr);

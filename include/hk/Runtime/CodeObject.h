@@ -3,13 +3,17 @@
 //
 // Reads what a loader needs from an AMDHSA code object (hsaco) for gfx942 or
 // gfx950, ours or anyone's: the target, every kernel's metadata (arguments,
-// segment sizes, register counts) and its 64-byte kernel descriptor.
+// segment sizes, register counts) and its 64-byte kernel descriptor, the
+// loadable segments (code, constants, initialised and zeroed data), the
+// symbols and the dynamic relocations, and lays out the image a device
+// loads.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_RUNTIME_CODEOBJECT_H
 #define HK_RUNTIME_CODEOBJECT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -62,9 +66,38 @@ struct KernelInfo {
 struct Segment {
   uint64_t address = 0;
   uint64_t memorySize = 0;
-  std::string bytes; ///< File contents; zero-filled up to memorySize.
+  /// The file's bytes of the segment (its first bytes.size() bytes); the
+  /// rest, up to memorySize, is zero-filled when loaded.
+  std::string bytes;
   bool executable = false;
 };
+
+/// A symbol of the code object (its symbol tables, names unique).
+struct Symbol {
+  std::string name;
+  uint64_t address = 0; ///< Virtual address in the code object.
+  uint64_t size = 0;
+  bool defined = false;
+  bool isData = false; ///< An object (a variable or constant), not code.
+};
+
+/// A dynamic relocation: what a loader patches after placing the code
+/// object in memory (global pointers, GOT entries).
+struct Relocation {
+  uint64_t offset = 0; ///< Virtual address of the patched bytes.
+  uint32_t type = 0;   ///< llvm::ELF::R_AMDGPU_*.
+  int64_t addend = 0;
+  std::string symbol; ///< Empty for relative relocations.
+  bool symbolDefined = false;
+  uint64_t symbolAddress = 0;
+};
+
+/// The largest loaded image a code object may describe: 2 GiB, the reach of
+/// the 32-bit PC-relative offsets with which code addresses its data.
+inline constexpr uint64_t kMaxImageBytes = 2ull << 30;
+/// The largest single segment: 256 MiB (code objects are kilobytes to
+/// megabytes; more is a corrupt header).
+inline constexpr uint64_t kMaxSegmentBytes = 256ull << 20;
 
 class CodeObject {
 public:
@@ -79,6 +112,18 @@ public:
   unsigned getCodeObjectVersion() const { return codeObjectVersion; }
   const std::vector<KernelInfo> &getKernels() const { return kernels; }
   const std::vector<Segment> &getSegments() const { return segments; }
+  const std::vector<Relocation> &getRelocations() const { return relocations; }
+  /// The symbol called `name`, or null.
+  const Symbol *findSymbol(llvm::StringRef name) const;
+  /// Bytes from virtual address 0 to the end of the last segment: the size
+  /// of the loaded image (at most kMaxImageBytes).
+  uint64_t getImageSize() const { return imageSize; }
+  /// Lays the segments out in `image` (getImageSize() zero-filled bytes),
+  /// as loaded at device address `base`, and applies the dynamic
+  /// relocations. An error names a relocation the loader cannot apply (an
+  /// undefined symbol, an unsupported type, a patch of code).
+  llvm::Error loadImage(llvm::MutableArrayRef<uint8_t> image,
+                        uint64_t base) const;
   /// Whether this is an unlinked relocatable object (clang -c): readable,
   /// with its sections laid out as segments, but its code and descriptors
   /// still await relocation, so it cannot run.
@@ -93,6 +138,9 @@ private:
   bool relocatable = false;
   std::vector<KernelInfo> kernels;
   std::vector<Segment> segments;
+  std::vector<Relocation> relocations;
+  std::vector<Symbol> symbols; ///< Sorted by name.
+  uint64_t imageSize = 0;
 };
 
 } // namespace hk
