@@ -12,6 +12,9 @@ PACKAGES=(
   cmake ninja-build ccache make git
   # C++ unit tests.
   libgtest-dev googletest
+  # HIP's headers and runtime: generated headers and the host example
+  # compile against them.
+  libamdhip64-dev
   # Python package, bindings and tests (Debian packages: no PyPI here).
   python3 python3-dev python3-numpy python3-pytest pybind11-dev
 )

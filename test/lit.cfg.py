@@ -47,3 +47,16 @@ config.substitutions.append(
      " -x hip --cuda-device-only --no-gpu-bundle-output -nogpulib -nogpuinc"
      " -O3 -I " +
      os.path.join(config.hk_src_root, "test", "Emulator", "Inputs")))
+
+# HIP's headers (Debian's libamdhip64-dev): generated headers and host
+# programs are compiled against them.
+if os.path.exists("/usr/include/hip/hip_runtime_api.h"):
+    config.available_features.add("hip-headers")
+config.substitutions.append(
+    ("%host_cxx",
+     os.path.join(config.llvm_tools_dir, "clang++") +
+     " -std=c++17 -Wall -Wextra -Werror -D__HIP_PLATFORM_AMD__"))
+config.substitutions.append(
+    ("%host_cc",
+     os.path.join(config.llvm_tools_dir, "clang") +
+     " -std=c11 -pedantic -Wall -Wextra -Werror -D__HIP_PLATFORM_AMD__"))

@@ -3,6 +3,7 @@
 #include "hk/Compiler/Compiler.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Pipelines/Pipelines.h"
 #include "hk/Support/ChipInfo.h"
 #include "hk/Target/HSACO.h"
@@ -23,33 +24,6 @@ const KernelSignature *CompiledModule::findKernel(llvm::StringRef name) const {
     if (kernel.name == name)
       return &kernel;
   return nullptr;
-}
-
-static std::string stringifyType(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
-static KernelSignature getSignature(KernelOp kernel) {
-  KernelSignature signature;
-  signature.name = kernel.getSymName().str();
-  signature.waves = kernel.getWaves();
-  for (mlir::Type type : kernel.getArgumentTypes()) {
-    KernelParam param;
-    if (auto view = llvm::dyn_cast<GlobalViewType>(type)) {
-      param.kind = KernelParam::View;
-      for (int64_t d : view.getShape())
-        param.shape.push_back(mlir::ShapedType::isDynamic(d) ? -1 : d);
-      param.elementBytes = getElementBits(view.getElementType()) / 8;
-      param.elementType = stringifyType(view.getElementType());
-    } else {
-      param.kind = type.isF32() ? KernelParam::F32 : KernelParam::I32;
-    }
-    signature.params.push_back(std::move(param));
-  }
-  return signature;
 }
 
 llvm::Expected<CompiledModule>
@@ -83,7 +57,7 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
 
   CompiledModule result;
   for (KernelOp kernel : module->getOps<KernelOp>())
-    result.kernels.push_back(getSignature(kernel));
+    result.kernels.push_back(getKernelSignature(kernel));
 
   mlir::PassManager pm(&context);
   PipelineOptions options;

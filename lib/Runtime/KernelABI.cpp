@@ -62,6 +62,41 @@ static llvm::Error checkView(const KernelSignature &signature, size_t index,
   return llvm::Error::success();
 }
 
+std::string hk::getParamName(const KernelSignature &signature, size_t index) {
+  const std::string &name = signature.params[index].name;
+  return name.empty() ? "arg" + std::to_string(index) : name;
+}
+
+std::vector<AbiField> hk::getAbiFields(const KernelSignature &signature) {
+  std::vector<AbiField> fields;
+  unsigned offset = 0;
+  auto add = [&](AbiField::Kind kind, unsigned param, unsigned dim,
+                 unsigned bytes, std::string name) {
+    offset = (offset + bytes - 1) / bytes * bytes;
+    fields.push_back({kind, param, dim, offset, bytes, std::move(name)});
+    offset += bytes;
+  };
+  const std::vector<KernelParam> &params = signature.params;
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind == KernelParam::View)
+      add(AbiField::Pointer, i, 0, 8, getParamName(signature, i));
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind == KernelParam::View)
+      for (unsigned d = 0; d < params[i].shape.size(); ++d)
+        if (params[i].shape[d] < 0)
+          add(AbiField::Size, i, d, 4,
+              getParamName(signature, i) + "_size" + std::to_string(d));
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind == KernelParam::View)
+      for (unsigned d = 0; d + 1 < params[i].shape.size(); ++d)
+        add(AbiField::Stride, i, d, 4,
+            getParamName(signature, i) + "_stride" + std::to_string(d));
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind != KernelParam::View)
+      add(AbiField::Scalar, i, 0, 4, getParamName(signature, i));
+  return fields;
+}
+
 llvm::Expected<std::vector<uint8_t>>
 hk::packKernelArgs(const KernelSignature &signature,
                    llvm::ArrayRef<ArgValue> args) {
@@ -69,36 +104,65 @@ hk::packKernelArgs(const KernelSignature &signature,
     return makeError("kernel '" + signature.name + "' takes " +
                      llvm::Twine(signature.params.size()) + " arguments, got " +
                      llvm::Twine(args.size()));
-  std::vector<uint8_t> bytes;
-  auto append = [&](const void *data, size_t size) {
-    size_t at = (bytes.size() + size - 1) / size * size;
-    bytes.resize(at + size);
-    std::memcpy(bytes.data() + at, data, size);
-  };
   for (auto [i, param] : llvm::enumerate(signature.params))
-    if (param.kind == KernelParam::View) {
+    if (param.kind == KernelParam::View)
       if (llvm::Error error = checkView(signature, i, param, args[i].view))
         return std::move(error);
-      append(&args[i].view.address, 8);
+  std::vector<uint8_t> bytes;
+  for (const AbiField &field : getAbiFields(signature)) {
+    const ArgValue &arg = args[field.param];
+    bytes.resize(field.offset + field.bytes);
+    uint8_t *at = bytes.data() + field.offset;
+    int32_t word = 0;
+    switch (field.kind) {
+    case AbiField::Pointer:
+      std::memcpy(at, &arg.view.address, 8);
+      continue;
+    case AbiField::Size:
+      word = int32_t(arg.view.sizes[field.dim]);
+      break;
+    case AbiField::Stride:
+      word = int32_t(arg.view.strides[field.dim]);
+      break;
+    case AbiField::Scalar:
+      if (signature.params[field.param].kind == KernelParam::F32)
+        std::memcpy(at, &arg.f32, 4);
+      else
+        std::memcpy(at, &arg.i32, 4);
+      continue;
     }
-  for (auto [i, param] : llvm::enumerate(signature.params))
-    if (param.kind == KernelParam::View)
-      for (size_t d = 0; d < param.shape.size(); ++d)
-        if (param.shape[d] < 0) {
-          int32_t size = int32_t(args[i].view.sizes[d]);
-          append(&size, 4);
-        }
-  for (auto [i, param] : llvm::enumerate(signature.params))
-    if (param.kind == KernelParam::View)
-      for (size_t d = 0; d + 1 < param.shape.size(); ++d) {
-        int32_t stride = int32_t(args[i].view.strides[d]);
-        append(&stride, 4);
-      }
-  for (auto [i, param] : llvm::enumerate(signature.params)) {
-    if (param.kind == KernelParam::I32)
-      append(&args[i].i32, 4);
-    else if (param.kind == KernelParam::F32)
-      append(&args[i].f32, 4);
+    std::memcpy(at, &word, 4);
   }
   return bytes;
+}
+
+llvm::Expected<std::array<uint32_t, 3>>
+hk::computeGrid(const KernelSignature &signature,
+                llvm::ArrayRef<ArgValue> args) {
+  if (!signature.grid)
+    return makeError("kernel '" + signature.name +
+                     "' does not say which grid it needs (no output tile "
+                     "indexed by the block ids alone); give the grid");
+  if (args.size() != signature.params.size())
+    return makeError("kernel '" + signature.name + "' takes " +
+                     llvm::Twine(signature.params.size()) + " arguments, got " +
+                     llvm::Twine(args.size()));
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  for (unsigned axis = 0; axis < 3; ++axis)
+    for (const GridExtent &rule : (*signature.grid)[axis]) {
+      if (rule.param >= args.size() ||
+          signature.params[rule.param].kind != KernelParam::View ||
+          rule.dim >= args[rule.param].view.sizes.size() || rule.extent < 1)
+        return makeError("kernel '" + signature.name +
+                         "': malformed grid rule for dimension " +
+                         llvm::Twine(axis));
+      int64_t size = args[rule.param].view.sizes[rule.dim];
+      int64_t blocks = (size + rule.extent - 1) / rule.extent;
+      if (blocks > std::numeric_limits<uint32_t>::max())
+        return makeError("kernel '" + signature.name + "' needs " +
+                         llvm::Twine(blocks) + " blocks along dimension " +
+                         llvm::Twine(axis) + ", more than a grid holds");
+      grid[axis] = std::max<uint32_t>(grid[axis], uint32_t(blocks));
+    }
+  return grid;
 }

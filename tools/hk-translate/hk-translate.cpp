@@ -8,9 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/KernelSignature.h"
+#include "hk/Runtime/HostHeader.h"
 #include "hk/Support/ChipInfo.h"
 #include "hk/Target/HSACO.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
@@ -19,6 +22,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -38,8 +42,10 @@ static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
 static cl::opt<std::string>
     emitOption("emit",
                cl::desc("What to produce: llvm (LLVM IR), asm (AMDGPU "
-                        "assembly), obj (relocatable object) or hsaco "
-                        "(loadable code object, the default)"),
+                        "assembly), obj (relocatable object), hsaco "
+                        "(loadable code object, the default) or header (a "
+                        "C/C++ header embedding the code object, with an "
+                        "argument struct and a launch function per kernel)"),
                cl::value_desc("kind"), cl::init("hsaco"), cl::cat(category));
 static cl::opt<std::string>
     chipName("chip",
@@ -53,6 +59,11 @@ static cl::opt<unsigned>
     codeObjectVersion("code-object-version",
                       cl::desc("AMDHSA code object version (4, 5 or 6)"),
                       cl::init(5), cl::cat(category));
+static cl::opt<std::string> headerPrefix(
+    "header-prefix",
+    cl::desc("--emit=header: prefix of the module-level names (default: "
+             "the output file's name, else the input's)"),
+    cl::value_desc("name"), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::Prefix, cl::init(3), cl::cat(category));
 
@@ -95,10 +106,22 @@ int main(int argc, char **argv) {
           .Case("asm", hk::EmitKind::Assembly)
           .Case("obj", hk::EmitKind::Object)
           .Case("hsaco", hk::EmitKind::Hsaco)
+          .Case("header", hk::EmitKind::Hsaco)
           .Default(std::nullopt);
   if (!emitKind)
     return fail("unknown --emit kind '" + emitOption +
-                "'; expected llvm, asm, obj or hsaco");
+                "'; expected llvm, asm, obj, hsaco or header");
+  const bool emitHeader = emitOption == "header";
+  if (!headerPrefix.empty() && !emitHeader)
+    return fail("--header-prefix applies to --emit=header only");
+  std::string prefix = headerPrefix;
+  if (prefix.empty() && emitHeader)
+    prefix = hk::toCIdentifier(
+        outputFilename != "-"  ? sys::path::stem(outputFilename)
+        : inputFilename != "-" ? sys::path::stem(inputFilename)
+                               : StringRef("hk_module"));
+  if (emitHeader && !hk::isCIdentifier(prefix))
+    return fail("--header-prefix '" + prefix + "' is not a C identifier");
 
   // Every dialect parses, so that input that was not lowered gets the
   // message below rather than a parser error naming its first dialect.
@@ -157,12 +180,41 @@ int main(int argc, char **argv) {
   if (optLevel > 3)
     return fail("optimization level must be 0 to 3, got " + Twine(optLevel));
 
+  // The kernels' signatures, read before compileModule strips the
+  // attributes that carry them.
+  std::vector<hk::KernelSignature> kernels;
+  if (emitHeader)
+    for (auto func : module->getOps<mlir::LLVM::LLVMFuncOp>()) {
+      if (!func->hasAttr("rocdl.kernel"))
+        continue;
+      std::optional<hk::KernelSignature> signature =
+          hk::getLoweredKernelSignature(func);
+      if (!signature) {
+        func.emitError() << "--emit=header needs kernels lowered from "
+                            "hk.kernel (by convert-hk-to-amdgpu): '"
+                         << func.getSymName()
+                         << "' does not say which views its arguments are";
+        return 1;
+      }
+      kernels.push_back(std::move(*signature));
+    }
+
   // lld resets every command-line option when it links, so read the
   // remaining options before compiling.
   std::string outputPath = outputFilename;
+  std::string source =
+      inputFilename == "-" ? std::string("<stdin>") : inputFilename.getValue();
   Expected<std::string> result = hk::compileModule(*module, options, *emitKind);
   if (!result)
     return fail(toString(result.takeError()));
+  if (emitHeader) {
+    hk::HostHeaderOptions headerOptions;
+    headerOptions.prefix = prefix;
+    headerOptions.source = sys::path::filename(source).str();
+    result = hk::emitHostHeader(kernels, *result, headerOptions);
+    if (!result)
+      return fail(toString(result.takeError()));
+  }
 
   std::unique_ptr<ToolOutputFile> output =
       mlir::openOutputFile(outputPath, &error);

@@ -24,6 +24,14 @@ KernelParam scalar(KernelParam::Kind kind) {
   return p;
 }
 
+KernelSignature signature(std::vector<KernelParam> params) {
+  KernelSignature sig;
+  sig.name = "k";
+  sig.waves = 4;
+  sig.params = std::move(params);
+  return sig;
+}
+
 ViewValue viewValue(uint64_t address, std::vector<int64_t> sizes) {
   ViewValue v;
   v.address = address;
@@ -47,10 +55,9 @@ std::string errorOf(llvm::Expected<std::vector<uint8_t>> result) {
 // (a: ?x?, n: i32, b: 4x?x32, x: f32) packs as
 //   a.ptr b.ptr | a.rows a.cols b.dim1 | a.stride0 b.stride0 b.stride1 | n x
 TEST(KernelABI, PointersThenSizesThenStridesThenScalars) {
-  KernelSignature sig{"k",
-                      4,
-                      {view({-1, -1}, 2), scalar(KernelParam::I32),
-                       view({4, -1, 32}, 4), scalar(KernelParam::F32)}};
+  KernelSignature sig =
+      signature({view({-1, -1}, 2), scalar(KernelParam::I32),
+                 view({4, -1, 32}, 4), scalar(KernelParam::F32)});
   auto bytes = packKernelArgs(
       sig,
       {ArgValue::ofView(viewValue(0x1000, {100, 70})), ArgValue::ofI32(-7),
@@ -70,7 +77,7 @@ TEST(KernelABI, PointersThenSizesThenStridesThenScalars) {
 }
 
 TEST(KernelABI, RejectsWhatTheKernelCannotTake) {
-  KernelSignature sig{"k", 4, {view({-1, 64}, 2)}};
+  KernelSignature sig = signature({view({-1, 64}, 2)});
   EXPECT_EQ(errorOf(packKernelArgs(sig, {})),
             "kernel 'k' takes 1 arguments, got 0");
   EXPECT_EQ(errorOf(packKernelArgs(
@@ -103,12 +110,60 @@ TEST(KernelABI, RejectsWhatTheKernelCannotTake) {
 
 TEST(KernelABI, PaddedRowsAreViews) {
   // A 10 x 20 view of rows padded to 32 elements.
-  KernelSignature sig{"k", 4, {view({-1, -1}, 4)}};
+  KernelSignature sig = signature({view({-1, -1}, 4)});
   ViewValue padded = viewValue(0x100, {10, 20});
   padded.strides = {32, 1};
   auto bytes = packKernelArgs(sig, {ArgValue::ofView(padded)});
   ASSERT_TRUE(bool(bytes)) << llvm::toString(bytes.takeError());
   EXPECT_EQ(readAt<int32_t>(*bytes, 16), 32);
+}
+
+// The fields' names and offsets are those convert-hk-to-amdgpu gives the
+// LLVM arguments (test/Target/arg-names.test reads them back from a code
+// object).
+TEST(KernelABI, FieldsNameEveryWord) {
+  KernelParam a = view({-1, -1}, 2), n = scalar(KernelParam::I32),
+              b = view({4, -1, 32}, 4);
+  a.name = "A";
+  b.name = "B";
+  std::vector<AbiField> fields = getAbiFields(signature({a, n, b}));
+  std::vector<std::pair<std::string, unsigned>> got;
+  for (const AbiField &field : fields)
+    got.emplace_back(field.name, field.offset);
+  std::vector<std::pair<std::string, unsigned>> expected = {
+      {"A", 0},          {"B", 8},          {"A_size0", 16},
+      {"A_size1", 20},   {"B_size1", 24},   {"A_stride0", 28},
+      {"B_stride0", 32}, {"B_stride1", 36}, {"arg1", 40}};
+  EXPECT_EQ(got, expected);
+}
+
+TEST(KernelABI, GridFromTheOutputTiling) {
+  KernelSignature sig = signature({view({-1, -1}, 2), view({-1, -1, 64}, 2)});
+  // x: the larger of ceil(rows(arg0) / 128) and ceil(dim1(arg1) / 64);
+  // y: dim0(arg1); z: unused.
+  sig.grid = LaunchGrid{{{{0, 0, 128}, {1, 1, 64}}, {{1, 0, 1}}, {}}};
+  auto grid =
+      computeGrid(sig, {ArgValue::ofView(viewValue(0x100, {300, 8})),
+                        ArgValue::ofView(viewValue(0x200, {5, 1000, 64}))});
+  ASSERT_TRUE(bool(grid)) << llvm::toString(grid.takeError());
+  EXPECT_EQ((*grid)[0], 16u);
+  EXPECT_EQ((*grid)[1], 5u);
+  EXPECT_EQ((*grid)[2], 1u);
+  // Empty outputs still launch one block.
+  grid = computeGrid(sig, {ArgValue::ofView(viewValue(0x100, {0, 8})),
+                           ArgValue::ofView(viewValue(0x200, {0, 0, 64}))});
+  ASSERT_TRUE(bool(grid));
+  EXPECT_EQ((*grid)[0], 1u);
+  EXPECT_EQ((*grid)[1], 1u);
+}
+
+TEST(KernelABI, NoGridRuleIsAnError) {
+  KernelSignature sig = signature({view({-1, -1}, 2)});
+  auto grid = computeGrid(sig, {ArgValue::ofView(viewValue(0x100, {3, 3}))});
+  ASSERT_FALSE(bool(grid));
+  EXPECT_EQ(llvm::toString(grid.takeError()),
+            "kernel 'k' does not say which grid it needs (no output tile "
+            "indexed by the block ids alone); give the grid");
 }
 
 } // namespace

@@ -16,7 +16,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,13 +32,53 @@ struct KernelParam {
   /// View only: bytes per element.
   unsigned elementBytes = 0;
   std::string elementType; ///< "bf16", "f32", ... (View only).
+  /// The argument's name in the source ("A"); may be empty.
+  std::string name;
 };
+
+/// How many blocks one grid dimension needs so that the kernel writes all
+/// of an output: ceil(size of `param`'s dimension `dim` / `extent`), the
+/// block covering `extent` elements of that dimension.
+struct GridExtent {
+  unsigned param = 0;
+  unsigned dim = 0;
+  int64_t extent = 1;
+};
+
+/// The grid a kernel needs, per dimension (x, y, z): the largest of the
+/// extents' block counts, or 1 when the dimension lists none (the kernel
+/// does not read that block id).
+using LaunchGrid = std::array<std::vector<GridExtent>, 3>;
 
 struct KernelSignature {
   std::string name;
   unsigned waves = 0;
   std::vector<KernelParam> params;
+  /// Present when the kernel's output tiling fixes its grid.
+  std::optional<LaunchGrid> grid;
+
+  /// Work-items per block (64 per wave).
+  unsigned blockSize() const { return waves * 64; }
 };
+
+/// One word of the kernarg segment, in ABI order.
+struct AbiField {
+  enum Kind { Pointer, Size, Stride, Scalar } kind = Pointer;
+  unsigned param = 0; ///< Index into KernelSignature::params.
+  unsigned dim = 0;   ///< Size and Stride: the view's dimension.
+  unsigned offset = 0;
+  unsigned bytes = 0;
+  /// "A", "A_size0", "A_stride0", "alpha" (the code object's names; "argN"
+  /// for a parameter without a name).
+  std::string name;
+};
+
+/// The kernarg fields of `signature`, in order, at their offsets: pointers,
+/// runtime sizes, strides, scalars (see the file comment).
+std::vector<AbiField> getAbiFields(const KernelSignature &signature);
+
+/// The name a parameter has in the ABI: its own, or "arg<index>".
+std::string getParamName(const KernelSignature &signature, size_t index);
 
 /// A global view's run-time description.
 struct ViewValue {
@@ -78,6 +120,11 @@ llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> sizes);
 /// 32-bit ABI (a view holds fewer than 2^31 elements).
 llvm::Expected<std::vector<uint8_t>>
 packKernelArgs(const KernelSignature &signature, llvm::ArrayRef<ArgValue> args);
+
+/// The grid `signature.grid` gives for these arguments (at least one block
+/// per dimension); an error when the signature has no grid rule.
+llvm::Expected<std::array<uint32_t, 3>>
+computeGrid(const KernelSignature &signature, llvm::ArrayRef<ArgValue> args);
 
 } // namespace hk
 

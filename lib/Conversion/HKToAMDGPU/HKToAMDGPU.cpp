@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hk/Conversion/Passes.h"
+#include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Target/HSACO.h"
 
 #include "Lowering.h"
@@ -40,14 +41,6 @@ namespace {
 // Kernels and ids
 //===----------------------------------------------------------------------===//
 
-/// The name of a kernel argument: the one its location gives (`%A: ...
-/// loc("A")`), else "arg<index>".
-static std::string getArgumentName(KernelOp op, unsigned index) {
-  if (auto name = dyn_cast<NameLoc>(op.getArgument(index).getLoc()))
-    return name.getName().str();
-  return "arg" + std::to_string(index);
-}
-
 /// hk.kernel -> llvm.func with the compact ABI.
 struct KernelLowering : public OpConversionPattern<KernelOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -76,25 +69,25 @@ struct KernelLowering : public OpConversionPattern<KernelOp> {
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (isa<GlobalViewType>(type)) {
         ptrIndex[i] = abiTypes.size();
-        addArgument(ptrType, getArgumentName(op, i));
+        addArgument(ptrType, getKernelArgumentName(op, i));
       }
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (auto view = dyn_cast<GlobalViewType>(type)) {
         sizeIndex[i] = abiTypes.size();
         for (auto [d, size] : llvm::enumerate(view.getShape()))
           if (ShapedType::isDynamic(size))
-            addArgument(i32, getArgumentName(op, i) + "_size" + Twine(d));
+            addArgument(i32, getKernelArgumentName(op, i) + "_size" + Twine(d));
       }
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (auto view = dyn_cast<GlobalViewType>(type)) {
         strideIndex[i] = abiTypes.size();
         for (int64_t d = 0; d + 1 < view.getRank(); ++d)
-          addArgument(i32, getArgumentName(op, i) + "_stride" + Twine(d));
+          addArgument(i32, getKernelArgumentName(op, i) + "_stride" + Twine(d));
       }
     for (auto [i, type] : llvm::enumerate(argTypes))
       if (!isa<GlobalViewType>(type)) {
         scalarIndex[i] = abiTypes.size();
-        addArgument(type, getArgumentName(op, i));
+        addArgument(type, getKernelArgumentName(op, i));
       }
 
     auto funcType =
@@ -110,6 +103,12 @@ struct KernelLowering : public OpConversionPattern<KernelOp> {
     func->setAttr(
         "rocdl.reqd_work_group_size",
         rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(lanes), 1, 1}));
+    // What launchers and headers need beyond the code object's metadata:
+    // the views behind the ABI's words and the grid the outputs need.
+    func->setAttr(kKernelTypeAttrName,
+                  TypeAttr::get(rewriter.getFunctionType(argTypes, {})));
+    if (Attribute grid = op->getAttr(kLaunchGridAttrName))
+      func->setAttr(kLaunchGridAttrName, grid);
 
     Block *entry =
         rewriter.createBlock(&func.getBody(), {}, abiTypes,
@@ -402,6 +401,8 @@ struct ConvertHKToAMDGPUPass
     ModuleOp module = getOperation();
     if (failed(checkLowerable(module)))
       return signalPassFailure();
+    // Read the grid off the block ids before their ops are rewritten.
+    module.walk([](KernelOp kernel) { recordLaunchGrid(kernel); });
     // Body ops are converted after their kernel, when it is no longer there
     // to ask: group copies record the wave count they are shared by.
     module.walk([](KernelOp kernel) {

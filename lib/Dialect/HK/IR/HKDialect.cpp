@@ -3,6 +3,7 @@
 #include "hk/Dialect/HK/IR/HKDialect.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/KernelSignature.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -53,6 +54,30 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getScheduleAttrName())
     return verifyLoopSchedule(op, attr.getValue());
+  // Launch facts the lowering hands to launchers (see LaunchGrid.h).
+  if (attr.getName() == kLaunchGridAttrName) {
+    unsigned params = 0;
+    if (auto kernel = dyn_cast<KernelOp>(op))
+      params = kernel.getArgumentTypes().size();
+    else if (auto type = op->getAttrOfType<TypeAttr>(kKernelTypeAttrName))
+      if (auto function = dyn_cast<FunctionType>(type.getValue()))
+        params = function.getNumInputs();
+    if (!launchGridFromAttr(attr.getValue(), params))
+      return op->emitError()
+             << "'" << kLaunchGridAttrName
+             << "' must be three arrays of [parameter, dimension, extent] "
+                "triples naming parameters of the kernel, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == kKernelTypeAttrName) {
+    auto type = dyn_cast<TypeAttr>(attr.getValue());
+    if (!type || !isa<FunctionType>(type.getValue()))
+      return op->emitError()
+             << "'" << kKernelTypeAttrName << "' must be a function type, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getTargetAttrName())
     return op->emitError() << "unknown hk attribute '"
                            << attr.getName().getValue() << "'";

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,6 +87,8 @@ private:
                   "first";
       xcds = chip->xcds;
     }
+    // The renumbered block ids no longer show which grid the outputs need.
+    recordLaunchGrid(kernel);
     SmallVector<BlockIdOp> uses;
     kernel.walk([&](BlockIdOp op) { uses.push_back(op); });
 
