@@ -6,6 +6,7 @@
 #include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Pipelines/Pipelines.h"
 #include "hk/Support/ChipInfo.h"
+#include "hk/Support/ParserGuard.h"
 #include "hk/Target/HSACO.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -50,6 +51,8 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
                                    what + ":\n" + diagnostics);
   };
 
+  if (reportKnownParserCrash(sourceMgr, diagStream))
+    return fail("cannot parse " + bufferName.str());
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)

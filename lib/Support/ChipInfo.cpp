@@ -271,6 +271,11 @@ static const MfmaInstr gfx950Mfmas[] = {
 static const unsigned gfx942DirectToLds[] = {1, 2, 4};
 static const unsigned gfx950DirectToLds[] = {1, 2, 4, 12, 16};
 
+// Each was compiled into every example on the chip, on and off, and run in
+// the emulator (test/Target/features.test).
+static const llvm::StringRef gfx9xToggleableFeatures[] = {
+    "xnack", "sramecc", "tgsplit", "precise-memory"};
+
 static const ChipInfo chipTable[] = {
     {
         /*name=*/"gfx942",
@@ -287,6 +292,7 @@ static const ChipInfo chipTable[] = {
         /*hasPackedBf16Convert=*/false,
         /*computeUnits=*/304,
         /*xcds=*/8,
+        /*toggleableFeatures=*/gfx9xToggleableFeatures,
     },
     {
         /*name=*/"gfx950",
@@ -305,6 +311,7 @@ static const ChipInfo chipTable[] = {
         /*hasPackedBf16Convert=*/true,
         /*computeUnits=*/256,
         /*xcds=*/8,
+        /*toggleableFeatures=*/gfx9xToggleableFeatures,
     },
 };
 

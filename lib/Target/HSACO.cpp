@@ -12,12 +12,13 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -58,30 +59,61 @@ static void initializeAMDGPUTarget() {
   });
 }
 
-/// LLVM ignores a feature it does not know, with a warning each time it
-/// builds a subtarget, and compiles without it; reject it instead.
-static llvm::Error checkFeatures(const llvm::Target &target,
-                                 const llvm::Triple &triple,
-                                 const TargetOptions &options) {
-  if (options.features.empty())
+static std::string listToggleableFeatures(const ChipInfo &chip) {
+  std::string list;
+  for (llvm::StringRef name : chip.toggleableFeatures)
+    list += (list.empty() ? "" : ", ") + name.str();
+  return list;
+}
+
+/// Accepts only the features ChipInfo lists as safe to toggle. LLVM ignores
+/// a feature it does not know (with a warning) and takes every other one at
+/// its word: `-16-bit-insts` crashes its branch relaxation and
+/// `+wavefrontsize32` silently drops every kernel. `where` names the
+/// feature list in messages.
+static llvm::Error checkFeatures(const ChipInfo &chip,
+                                 llvm::StringRef featureList,
+                                 const llvm::Twine &where) {
+  if (featureList.empty())
     return llvm::Error::success();
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target.createMCSubtargetInfo(triple, options.chip->name, ""));
-  if (!subtarget)
-    return makeError("no AMDGPU subtarget for " + options.chip->name);
+  std::string accepted = "features that can be toggled on " + chip.name.str() +
+                         ": " + listToggleableFeatures(chip) +
+                         " (each as +name or -name)";
   llvm::SmallVector<llvm::StringRef> features;
-  llvm::StringRef(options.features).split(features, ',');
+  featureList.split(features, ',');
+  llvm::StringSet<> seen;
   for (llvm::StringRef feature : features) {
+    if (!feature.starts_with("+") && !feature.starts_with("-"))
+      return makeError(where + ": target feature '" + feature +
+                       "' needs a sign (+name or -name); " + accepted);
     llvm::StringRef name = feature.drop_front();
-    bool known = (feature.starts_with("+") || feature.starts_with("-")) &&
-                 llvm::any_of(subtarget->getAllProcessorFeatures(),
-                              [&](const llvm::SubtargetFeatureKV &kv) {
-                                return name == kv.Key;
-                              });
-    if (!known)
-      return makeError("unknown target feature '" + feature +
-                       "': expected +name or -name with an AMDGPU feature "
-                       "name, e.g. +sramecc,-xnack");
+    if (!llvm::is_contained(chip.toggleableFeatures, name))
+      return makeError(where + ": target feature '" + feature +
+                       "' cannot be toggled; " + accepted);
+    if (!seen.insert(name).second)
+      return makeError(where + ": target feature '" + name +
+                       "' is named twice in '" + featureList + "'");
+  }
+  return llvm::Error::success();
+}
+
+/// The LLVM dialect can give a function its own target-cpu and
+/// target-features, which override the command line's: they get the same
+/// checks.
+static llvm::Error checkFunctionTargets(const llvm::Module &module,
+                                        const ChipInfo &chip) {
+  for (const llvm::Function &function : module) {
+    llvm::Attribute cpu = function.getFnAttribute("target-cpu");
+    if (cpu.isValid() && cpu.getValueAsString() != chip.name)
+      return makeError("function '" + function.getName() +
+                       "' asks for target cpu '" + cpu.getValueAsString() +
+                       "' in a module compiled for " + chip.name);
+    llvm::Attribute features = function.getFnAttribute("target-features");
+    if (features.isValid())
+      if (llvm::Error error =
+              checkFeatures(chip, features.getValueAsString(),
+                            "function '" + function.getName() + "'"))
+        return error;
   }
   return llvm::Error::success();
 }
@@ -95,7 +127,8 @@ createTargetMachine(const TargetOptions &options) {
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return makeError("AMDGPU target unavailable in this LLVM: " + error);
-  if (llvm::Error error = checkFeatures(*target, triple, options))
+  if (llvm::Error error =
+          checkFeatures(*options.chip, options.features, "--features"))
     return std::move(error);
   llvm::CodeGenOptLevel level =
       llvm::CodeGenOpt::getLevel(options.optLevel)
@@ -176,6 +209,54 @@ nameArguments(llvm::Module &llvmModule,
         argument.setName(name);
 }
 
+/// Names of the module's kernels (AMDGPU_KERNEL functions with a body).
+static llvm::SmallVector<std::string> kernelNames(const llvm::Module &module) {
+  llvm::SmallVector<std::string> names;
+  for (const llvm::Function &function : module)
+    if (function.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL &&
+        !function.isDeclaration())
+      names.push_back(function.getName().str());
+  return names;
+}
+
+/// The backend skips a kernel it cannot compile for the subtarget without
+/// an error; a kernel missing from the output is one of those.
+static llvm::Error checkKernelsEmitted(llvm::StringRef output, EmitKind kind,
+                                       llvm::ArrayRef<std::string> kernels) {
+  llvm::StringSet<> present;
+  if (kind == EmitKind::Assembly) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    output.split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      line = line.trim();
+      if (line.consume_front(".amdhsa_kernel "))
+        present.insert(line.trim());
+    }
+  } else {
+    auto object = llvm::object::ObjectFile::createObjectFile(
+        llvm::MemoryBufferRef(output, "code object"));
+    if (!object)
+      return makeError("the backend's output is not an object file: " +
+                       llvm::toString(object.takeError()));
+    for (const llvm::object::SymbolRef &symbol : (*object)->symbols()) {
+      llvm::Expected<llvm::StringRef> name = symbol.getName();
+      if (!name) {
+        llvm::consumeError(name.takeError());
+        continue;
+      }
+      if (name->consume_back(".kd"))
+        present.insert(*name);
+    }
+  }
+  for (const std::string &kernel : kernels)
+    if (!present.contains(kernel))
+      return makeError("the AMDGPU backend emitted no code for kernel '" +
+                       kernel +
+                       "' (are the target features compatible "
+                       "with the chip?)");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
                                               const TargetOptions &options,
                                               EmitKind kind) {
@@ -193,6 +274,13 @@ llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
   nameArguments(*llvmModule, argumentNames);
+  llvm::SmallVector<std::string> kernels = kernelNames(*llvmModule);
+  if (kernels.empty())
+    return makeError("the module has no kernel (an llvm.func with the "
+                     "rocdl.kernel attribute): a code object without "
+                     "kernels cannot be launched");
+  if (llvm::Error error = checkFunctionTargets(*llvmModule, *options.chip))
+    return std::move(error);
 
   auto machine = createTargetMachine(options);
   if (!machine)
@@ -219,9 +307,16 @@ llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
   if ((*machine)->addPassesToEmitFile(codegen, bufferStream, nullptr, fileType))
     return makeError("the AMDGPU backend cannot emit this file type");
   codegen.run(*llvmModule);
+  if (llvm::Error error = checkKernelsEmitted(buffer.str(), kind, kernels))
+    return std::move(error);
   if (kind != EmitKind::Hsaco)
     return std::string(buffer.str());
-  return linkCodeObject(buffer.str());
+  llvm::Expected<std::string> hsaco = linkCodeObject(buffer.str());
+  if (!hsaco)
+    return hsaco.takeError();
+  if (llvm::Error error = checkKernelsEmitted(*hsaco, kind, kernels))
+    return std::move(error);
+  return hsaco;
 }
 
 namespace {

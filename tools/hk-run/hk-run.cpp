@@ -8,8 +8,9 @@
 // stated per-dtype bound. Prints the error figures, the counters and the
 // code object's registers, LDS and spills. Exit code 0 only when every case
 // is within bound, the sanitizers stayed quiet and nothing spilled.
-// --save-hsaco=DIR keeps each chip's code object; --pad=N runs the GEMMs
-// on matrices whose rows are N elements longer than their columns.
+// --save-hsaco=DIR keeps each chip's code object in an existing directory;
+// --pad=N runs the GEMMs on matrices whose rows are N elements longer than
+// their columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,7 +98,7 @@ static cl::opt<bool>
 static cl::opt<std::string>
     saveHsaco("save-hsaco",
               cl::desc("Write each chip's code object to "
-                       "DIR/<example>.<chip>.hsaco"),
+                       "DIR/<example>.<chip>.hsaco (DIR must exist)"),
               cl::value_desc("DIR"), cl::cat(category));
 static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Compilations per chip with "
@@ -109,12 +110,9 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// Writes `hsaco` to `dir`/<stem of example>.<chip>.hsaco, creating `dir`.
+/// Writes `hsaco` to `dir`/<stem of example>.<chip>.hsaco.
 static Error writeHsaco(StringRef dir, StringRef example, const ChipInfo &chip,
                         StringRef hsaco) {
-  if (std::error_code ec = sys::fs::create_directories(dir))
-    return createStringError(ec,
-                             "cannot create '" + dir + "': " + ec.message());
   SmallString<128> path(dir);
   sys::path::append(path,
                     sys::path::stem(example) + "." + chip.name + ".hsaco");
@@ -198,6 +196,13 @@ int main(int argc, char **argv) {
       settings.direct != "never")
     return fail("--direct must be auto, always or never, got '" +
                 settings.direct + "'");
+  // Like -o, --save-hsaco writes into a directory that exists: a mistyped
+  // path is an error, not a new directory tree.
+  if (!hsacoDir.empty() && !sys::fs::is_directory(hsacoDir))
+    return fail("--save-hsaco: '" + hsacoDir + "' " +
+                (sys::fs::exists(hsacoDir) ? "is not a directory"
+                                           : "does not exist (create it "
+                                             "first)"));
   emu::LaunchOptions options;
   options.threads = threads;
   if (noSanitizers)

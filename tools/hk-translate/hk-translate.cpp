@@ -11,6 +11,7 @@
 #include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Runtime/HostHeader.h"
 #include "hk/Support/ChipInfo.h"
+#include "hk/Support/ParserGuard.h"
 #include "hk/Target/HSACO.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -141,6 +142,8 @@ int main(int argc, char **argv) {
     return fail(error);
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  if (hk::reportKnownParserCrash(sourceMgr, errs()))
+    return 1;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
@@ -222,9 +225,12 @@ int main(int argc, char **argv) {
     return fail(error);
   output->os() << *result;
   output->os().flush();
-  if (output->os().has_error())
-    return fail("cannot write '" + outputPath +
-                "': " + output->os().error().message());
+  if (output->os().has_error()) {
+    // Cleared, or the stream reports the same failure again when it closes.
+    std::string message = output->os().error().message();
+    output->os().clear_error();
+    return fail("cannot write '" + outputPath + "': " + message);
+  }
   output->keep();
   return 0;
 }

@@ -127,6 +127,13 @@ struct ChipInfo {
   bool hasPackedBf16Convert;
   unsigned computeUnits;
   unsigned xcds;
+  /// LLVM target features a user may switch on or off (`hk-translate
+  /// --features=+name,-name`) without changing what the code means or which
+  /// instructions the chip has: the target-id modes (xnack, sramecc), the
+  /// memory-model mode tgsplit and precise-memory (a wait after every memory
+  /// instruction). Any other feature changes the instruction set LLVM
+  /// assumes and can crash its backend or drop every kernel.
+  llvm::ArrayRef<llvm::StringRef> toggleableFeatures;
   unsigned simdsPerCU = 4;
   unsigned waveSize = 64;
   unsigned maxWavesPerSimd = 8;
