@@ -10,6 +10,9 @@ PACKAGES=(
   clang-22 clang-format-22
   # Build tools.
   cmake ninja-build ccache make git
+  # Differential testing of the emulator: random C programs and their
+  # runtime headers (scripts/csmith-diff.py, test/Emulator/csmith.test).
+  csmith libcsmith-dev
   # C++ unit tests.
   libgtest-dev googletest
   # HIP's headers and runtime: generated headers and the host example

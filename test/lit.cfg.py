@@ -3,6 +3,7 @@
 # the GoogleTest unit tests and the end-to-end emulator runs.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -27,6 +28,11 @@ upstream_oracles = os.path.join(os.path.dirname(config.hk_src_root), "shared",
 if os.path.isdir(upstream_oracles):
     config.available_features.add("upstream-oracles")
     config.substitutions.append(("%upstream_oracles", upstream_oracles))
+
+# csmith and its runtime headers (Debian csmith, libcsmith-dev).
+if shutil.which("csmith") and os.path.exists(
+        "/usr/include/csmith/safe_math.h"):
+    config.available_features.add("csmith")
 
 tool_dirs = [config.hk_tools_dir, config.llvm_tools_dir]
 hk_tools = [name for name in ["hk-opt", "hk-translate", "hk-report", "hk-emu",

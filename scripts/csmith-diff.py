@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""Differential random testing of hk-emu against the host with csmith.
+
+Each seed's csmith program is compiled by clang-22 for the host (the
+reference: -O0, checked against -O2) and, as a single-lane kernel
+(scripts/csmith/kernel.c), for each chip and optimisation level; hk-emu runs
+the kernel and its checksum must equal the host's. Prints, per chip and
+level, how many programs were generated, compiled, ran, matched and
+mismatched, and why the others did not compile or run.
+
+  scripts/csmith-diff.py --seeds=100                  # seeds 1..100
+  scripts/csmith-diff.py --seed-list=5,8 --hk-emu=build/bin/hk-emu
+  scripts/csmith-diff.py --seeds=2000 --jobs=2 --log=csmith.jsonl  # resumable
+  scripts/csmith-diff.py --summarize=csmith.jsonl
+
+Exit status: 0 when nothing mismatched, 1 otherwise. A mismatch keeps the
+program and its kernels in --work for reduction.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUNTIME = os.path.join(ROOT, "scripts", "csmith")
+CSMITH_INCLUDE = "/usr/include/csmith"
+
+
+def find_clang():
+    for path in ("/usr/lib/llvm-22/bin/clang", shutil.which("clang-22")):
+        if path and os.path.exists(path):
+            return path
+    sys.exit("csmith-diff: clang-22 not found (scripts/setup.sh installs it)")
+
+
+def run(cmd, timeout, cwd=None):
+    """(returncode, output); returncode None on timeout."""
+    try:
+        done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, ""
+    return done.returncode, done.stdout.decode("utf-8", "replace")
+
+
+def reason_of(output):
+    """A short, seed-independent reason from a tool's error output."""
+    lines = [line for line in output.splitlines() if "error" in line]
+    text = lines[0] if lines else (output.strip().splitlines() or ["?"])[-1]
+    m = re.search(r"instruction '([^']+)' is not implemented", text)
+    if m:
+        return "not implemented: " + m.group(1)
+    m = re.search(r"'([^']*)' \(encoding [0-9A-F ]+\): (.*)$", text)
+    if m:
+        mnemonic = m.group(1).split()[0] if m.group(1).split() else "?"
+        detail = re.sub(r"in '[^']*'", "", m.group(2)).strip()
+        text = mnemonic + ": " + detail
+    else:
+        text = re.sub(r"^.*?error: ", "", text)
+    text = re.sub(r"0x[0-9a-fA-F]+", "ADDR", text)
+    text = re.sub(r"\b[sva]\[?\d+(:\d+)?\]?", "REG", text)
+    return re.sub(r"\d+", "N", text).strip()
+
+
+def host_checksum(clang, source, work, opt, timeout):
+    exe = os.path.join(work, "host-%s" % opt)
+    code, out = run([clang, "-" + opt, "-w", "-I", CSMITH_INCLUDE, source,
+                     "-o", exe], timeout)
+    if code != 0:
+        return None, "host compile " + ("timeout" if code is None else
+                                        "failed: " + reason_of(out))
+    code, out = run([exe], timeout)
+    m = re.search(r"checksum = ([0-9A-F]+)", out)
+    if code != 0 or not m:
+        return None, "host run " + ("timeout" if code is None else
+                                    "failed (exit %s)" % code)
+    return int(m.group(1), 16), None
+
+
+def device_result(args, clang, source, work, chip, level):
+    """One chip and level: {'stage': compiled|ran|matched..., ...}."""
+    hsaco = os.path.join(work, "%s-%s.hsaco" % (chip, level))
+    start = time.monotonic()
+    code, out = run([clang, "--target=amdgcn-amd-amdhsa", "-mcpu=" + chip,
+                     "-nogpulib", "-ffreestanding", "-w", "-" + level,
+                     "-I", RUNTIME, "-I", CSMITH_INCLUDE,
+                     '-DCSMITH_PROGRAM="%s"' % source,
+                     os.path.join(RUNTIME, "kernel.c"), "-o", hsaco],
+                    args.compile_timeout)
+    compile_seconds = round(time.monotonic() - start, 2)
+    if code != 0:
+        return {"stage": "not compiled", "compile_seconds": compile_seconds,
+                "reason": "compile timeout" if code is None
+                else reason_of(out)}
+    code, out = run([args.hk_emu, hsaco, "--block=1", "--arg=out:u32:1",
+                     "--json", "--watchdog=%d" % args.watchdog,
+                     "--host-threads=1"], args.run_timeout)
+    if code is None:
+        return {"stage": "not run", "reason": "run timeout"}
+    if code == 1:
+        return {"stage": "not run", "reason": reason_of(out)}
+    try:
+        result = json.loads(out)
+        value = int(result["outputs"][0]["first"][0])
+    except (ValueError, KeyError, IndexError):
+        return {"stage": "not run", "reason": "unreadable hk-emu output"}
+    entry = {"stage": "ran", "checksum": value,
+             "compile_seconds": compile_seconds,
+             "run_seconds": round(result["seconds"], 3),
+             "instructions": result["counters"]["wave_instructions"]}
+    if result["total_reports"]:
+        entry["reports"] = [r["message"] for r in result["reports"]]
+    return entry
+
+
+def test_seed(args, clang, seed):
+    work = os.path.join(args.work, str(seed))
+    os.makedirs(work, exist_ok=True)
+    source = os.path.join(work, "csmith-%d.c" % seed)
+    record = {"seed": seed}
+    code, out = run(["csmith", "--no-argc", "--seed", str(seed), "-o",
+                     source], 60)
+    if code != 0:
+        record["host"] = "csmith failed"
+        return record
+    reference, problem = host_checksum(clang, source, work, "O0",
+                                       args.host_timeout)
+    if problem is None:
+        again, problem = host_checksum(clang, source, work, "O2",
+                                       args.host_timeout)
+        if problem is None and again != reference:
+            problem = "host -O0 and -O2 disagree"
+    if problem:
+        record["host"] = problem
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return record
+    record["host"] = "ok"
+    record["checksum"] = reference
+    mismatch = False
+    for chip in args.chips:
+        for level in args.levels:
+            entry = device_result(args, clang, source, work, chip, level)
+            if entry["stage"] == "ran":
+                entry["stage"] = ("matched" if entry["checksum"] == reference
+                                  else "mismatched")
+                mismatch |= entry["stage"] == "mismatched"
+            record["%s %s" % (chip, level)] = entry
+    if not mismatch and not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return record
+
+
+def summarize(records, chips, levels, out):
+    hosts = collections.Counter(r["host"] for r in records)
+    generated = hosts["ok"]
+    out.write("csmith: %d programs, %d with a host reference (%s)\n" %
+              (len(records), generated,
+               ", ".join("%s %d" % kv for kv in sorted(hosts.items())
+                         if kv[0] != "ok") or "all"))
+    out.write("%-8s %-5s %9s %9s %9s %9s %10s\n" %
+              ("chip", "level", "generated", "compiled", "ran", "matched",
+               "mismatched"))
+    reasons = collections.Counter()
+    mismatches = []
+    for chip in chips:
+        for level in levels:
+            key = "%s %s" % (chip, level)
+            stages = collections.Counter()
+            for r in records:
+                entry = r.get(key)
+                if not entry:
+                    continue
+                stages[entry["stage"]] += 1
+                if "reason" in entry:
+                    reasons[(entry["stage"], entry["reason"], key)] += 1
+                if entry["stage"] == "mismatched":
+                    mismatches.append((r["seed"], key))
+            ran = stages["matched"] + stages["mismatched"]
+            compiled = ran + stages["not run"]
+            out.write("%-8s %-5s %9d %9d %9d %9d %10d\n" %
+                      (chip, "-" + level, generated, compiled, ran,
+                       stages["matched"], stages["mismatched"]))
+    if reasons:
+        out.write("did not compile or run (count, chip and level, reason):\n")
+        for (stage, reason, key), count in sorted(
+                reasons.items(), key=lambda kv: (kv[0][0], -kv[1], kv[0])):
+            out.write("  %5d  %-12s %-13s %s\n" % (count, key, stage, reason))
+    for seed, key in mismatches:
+        out.write("MISMATCH: seed %d on %s\n" % (seed, key))
+    return not mismatches
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=10,
+                        help="run seeds FIRST..FIRST+N-1")
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--seed-list", help="comma-separated seeds instead")
+    parser.add_argument("--chips", default="gfx942,gfx950")
+    parser.add_argument("--levels", default="O0,O1,O2")
+    parser.add_argument("--hk-emu", default=os.path.join(ROOT, "build", "bin",
+                                                         "hk-emu"))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--work", help="directory for programs and kernels "
+                        "(default: a temporary one)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep every program, not only mismatches")
+    parser.add_argument("--log", help="append one JSON line per seed here; "
+                        "seeds already logged are not run again")
+    parser.add_argument("--summarize", metavar="LOG",
+                        help="only print the summary of a log")
+    parser.add_argument("--compile-timeout", type=int, default=120)
+    parser.add_argument("--host-timeout", type=int, default=10)
+    parser.add_argument("--run-timeout", type=int, default=300)
+    parser.add_argument("--watchdog", type=int, default=500_000_000,
+                        help="wave-instructions before hk-emu calls a run "
+                        "a hang")
+    args = parser.parse_args()
+    args.chips = args.chips.split(",")
+    args.levels = [level.lstrip("-") for level in args.levels.split(",")]
+
+    if args.summarize:
+        with open(args.summarize) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        return 0 if summarize(records, args.chips, args.levels,
+                              sys.stdout) else 1
+
+    for tool, hint in (("csmith", "apt-get install csmith"),):
+        if not shutil.which(tool):
+            sys.exit("csmith-diff: %s not found (%s)" % (tool, hint))
+    if not os.path.exists(os.path.join(CSMITH_INCLUDE, "safe_math.h")):
+        sys.exit("csmith-diff: %s/safe_math.h not found (apt-get install "
+                 "libcsmith-dev)" % CSMITH_INCLUDE)
+    if not os.access(args.hk_emu, os.X_OK):
+        sys.exit("csmith-diff: %s not found; build first" % args.hk_emu)
+    clang = find_clang()
+
+    if args.seed_list:
+        seeds = [int(s) for s in args.seed_list.split(",")]
+    else:
+        seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    records = []
+    if args.log and os.path.exists(args.log):
+        with open(args.log) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        done = {r["seed"] for r in records}
+        records = [r for r in records if r["seed"] in set(seeds)]
+        seeds = [s for s in seeds if s not in done]
+    temporary = None
+    if not args.work:
+        temporary = tempfile.mkdtemp(prefix="csmith-diff-")
+        args.work = temporary
+    log = open(args.log, "a") if args.log else None
+    try:
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            for record in pool.map(lambda s: test_seed(args, clang, s),
+                                   seeds):
+                records.append(record)
+                if log:
+                    log.write(json.dumps(record) + "\n")
+                    log.flush()
+    finally:
+        if log:
+            log.close()
+    records.sort(key=lambda r: r["seed"])
+    clean = summarize(records, args.chips, args.levels, sys.stdout)
+    if temporary and clean:
+        shutil.rmtree(temporary, ignore_errors=True)
+    elif not clean:
+        sys.stdout.write("programs of mismatches kept in %s\n" % args.work)
+    return 0 if clean else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
