@@ -70,14 +70,14 @@ def reason_of(output):
     return re.sub(r"\d+", "N", text).strip()
 
 
-def host_checksum(clang, source, work, opt, timeout):
+def host_checksum(args, clang, source, work, opt):
     exe = os.path.join(work, "host-%s" % opt)
     code, out = run([clang, "-" + opt, "-w", "-I", CSMITH_INCLUDE, source,
-                     "-o", exe], timeout)
+                     "-o", exe], args.compile_timeout)
     if code != 0:
         return None, "host compile " + ("timeout" if code is None else
                                         "failed: " + reason_of(out))
-    code, out = run([exe], timeout)
+    code, out = run([exe], args.host_timeout)
     m = re.search(r"checksum = ([0-9A-F]+)", out)
     if code != 0 or not m:
         return None, "host run " + ("timeout" if code is None else
@@ -131,11 +131,9 @@ def test_seed(args, clang, seed):
     if code != 0:
         record["host"] = "csmith failed"
         return record
-    reference, problem = host_checksum(clang, source, work, "O0",
-                                       args.host_timeout)
+    reference, problem = host_checksum(args, clang, source, work, "O0")
     if problem is None:
-        again, problem = host_checksum(clang, source, work, "O2",
-                                       args.host_timeout)
+        again, problem = host_checksum(args, clang, source, work, "O2")
         if problem is None and again != reference:
             problem = "host -O0 and -O2 disagree"
     if problem:
