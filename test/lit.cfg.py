@@ -66,3 +66,17 @@ config.substitutions.append(
     ("%host_cc",
      os.path.join(config.llvm_tools_dir, "clang") +
      " -std=c11 -pedantic -Wall -Wextra -Werror -D__HIP_PLATFORM_AMD__"))
+
+# libhkhip: HIP's runtime API over the emulator. Host programs link it in
+# place of HIP's libamdhip64.
+hk_hip_dir = os.path.join(config.hk_obj_root, "lib")
+if os.path.exists(os.path.join(hk_hip_dir, "libhkhip.so")):
+    config.available_features.add("hk-hip")
+config.substitutions.append(
+    ("%hk_hip_link",
+     "-L" + hk_hip_dir + " -lhkhip -Wl,-rpath," + hk_hip_dir))
+# HIP's own runtime library (Debian's libamdhip64-dev): the same host
+# programs link against it too.
+if any(os.path.exists(os.path.join(d, "libamdhip64.so"))
+       for d in ["/usr/lib/x86_64-linux-gnu", "/usr/lib", "/opt/rocm/lib"]):
+    config.available_features.add("hip-runtime")
