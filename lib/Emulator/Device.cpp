@@ -139,7 +139,8 @@ llvm::Error Device::memcpyHtoD(DevicePtr dst, const void *src, uint64_t bytes) {
   if (!host)
     return makeError("memcpyHtoD of " + llvm::Twine(bytes) + " bytes to " +
                      hex(dst) + " does not fit in one device allocation");
-  std::memcpy(host, src, bytes);
+  if (bytes) // `src` may be null for an empty copy.
+    std::memcpy(host, src, bytes);
   return llvm::Error::success();
 }
 
@@ -148,7 +149,8 @@ llvm::Error Device::memcpyDtoH(void *dst, DevicePtr src, uint64_t bytes) {
   if (!host)
     return makeError("memcpyDtoH of " + llvm::Twine(bytes) + " bytes from " +
                      hex(src) + " does not fit in one device allocation");
-  std::memcpy(dst, host, bytes);
+  if (bytes) // `dst` may be null for an empty copy.
+    std::memcpy(dst, host, bytes);
   return llvm::Error::success();
 }
 
@@ -317,26 +319,57 @@ static void fillDispatchPacket(uint8_t *packet, Dim3 grid, Dim3 block,
   std::memcpy(packet + 40, &kernarg, 8);
 }
 
+uint64_t Dim3::count() const {
+  return llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(uint64_t(x), uint64_t(y)), uint64_t(z));
+}
+
+static std::string formatDim3(Dim3 d) {
+  return (llvm::Twine(d.x) + "x" + llvm::Twine(d.y) + "x" + llvm::Twine(d.z))
+      .str();
+}
+
 static llvm::Error validateLaunch(const ChipInfo &chip,
                                   const KernelInfo &kernel, Dim3 grid,
                                   Dim3 block, llvm::ArrayRef<uint8_t> kernargs,
                                   const LaunchOptions &options,
                                   uint64_t ldsBytes) {
-  if (grid.count() == 0 || block.count() == 0)
+  // Every product below is of values checked first, or saturating.
+  if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
     return makeError("grid and block sizes must be at least 1 in every "
                      "dimension, got grid " +
-                     llvm::Twine(grid.x) + "x" + llvm::Twine(grid.y) + "x" +
-                     llvm::Twine(grid.z) + " block " + llvm::Twine(block.x) +
-                     "x" + llvm::Twine(block.y) + "x" + llvm::Twine(block.z));
+                     formatDim3(grid) + " block " + formatDim3(block));
   uint64_t limit =
       kernel.maxFlatWorkgroupSize ? kernel.maxFlatWorkgroupSize : 1024;
   if (block.count() > limit)
     return makeError("block of " + llvm::Twine(block.count()) +
                      " work-items exceeds kernel '" + kernel.name +
                      "''s max_flat_workgroup_size of " + llvm::Twine(limit));
-  if (block.x >= 1024 || block.y >= 1024 || block.z >= 1024)
-    return makeError("block dimensions must be below 1024 each (packed "
-                     "work-item ids are 10 bits)");
+  if (block.x > kMaxBlockDim || block.y > kMaxBlockDim ||
+      block.z > kMaxBlockDim)
+    return makeError("block dimensions must be at most " +
+                     llvm::Twine(kMaxBlockDim) + " each, got " +
+                     formatDim3(block));
+  const char *axes = "xyz";
+  uint32_t grids[3] = {grid.x, grid.y, grid.z};
+  uint32_t blocks[3] = {block.x, block.y, block.z};
+  for (unsigned d = 0; d < 3; ++d)
+    if (uint64_t(grids[d]) * blocks[d] > kMaxGridWorkitemsPerDim)
+      return makeError("grid " + formatDim3(grid) + " of blocks " +
+                       formatDim3(block) + " has " +
+                       llvm::Twine(uint64_t(grids[d]) * blocks[d]) +
+                       " work-items in " + llvm::Twine(axes[d]) +
+                       "; the dispatch packet holds at most " +
+                       llvm::Twine(kMaxGridWorkitemsPerDim) + " per dimension");
+  if (options.onlyWorkgroups.empty() && grid.count() > kMaxLaunchWorkgroups)
+    return makeError(
+        "grid " + formatDim3(grid) + " has " + llvm::Twine(grid.count()) +
+        " workgroups; the emulator runs at most " +
+        llvm::Twine(kMaxLaunchWorkgroups) + " per launch (select some to run)");
+  if (options.onlyWorkgroups.size() > kMaxLaunchWorkgroups)
+    return makeError(llvm::Twine(options.onlyWorkgroups.size()) +
+                     " workgroups selected; the emulator runs at most " +
+                     llvm::Twine(kMaxLaunchWorkgroups) + " per launch");
   if (ldsBytes > chip.ldsBytesPerWorkgroup)
     return makeError("kernel '" + kernel.name + "' needs " +
                      llvm::Twine(ldsBytes) + " bytes of LDS (static " +
@@ -364,18 +397,12 @@ static llvm::Error validateLaunch(const ChipInfo &chip,
   return llvm::Error::success();
 }
 
-/// The linear ids of the workgroups to run, in increasing order (see
-/// LaunchState::shouldStop).
-static std::vector<uint64_t> workgroupOrder(Dim3 grid,
-                                            llvm::ArrayRef<uint64_t> only) {
+/// The linear ids of the selected workgroups, in increasing order (see
+/// LaunchState::shouldStop); empty when the whole grid runs.
+static std::vector<uint64_t> selectedWorkgroups(llvm::ArrayRef<uint64_t> only) {
   std::vector<uint64_t> ids(only.begin(), only.end());
   llvm::sort(ids);
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  if (!ids.empty())
-    return ids;
-  ids.resize(grid.count());
-  for (uint64_t i = 0; i < ids.size(); ++i)
-    ids[i] = i;
   return ids;
 }
 
@@ -464,11 +491,14 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
                      uint32_t(ldsBytes), L.kernargAddress,
                      L.codeBase + kernel->descriptorAddress);
 
-  std::vector<uint64_t> ids = workgroupOrder(grid, options.onlyWorkgroups);
+  // The whole grid is run in linear order without listing it (a grid may
+  // hold 2^32 workgroups).
+  std::vector<uint64_t> ids = selectedWorkgroups(options.onlyWorkgroups);
+  uint64_t toRun = ids.empty() ? grid.count() : ids.size();
   unsigned threads = options.threads
                          ? options.threads
                          : std::max(1u, std::thread::hardware_concurrency());
-  threads = unsigned(std::min<uint64_t>(threads, ids.size()));
+  threads = unsigned(std::min<uint64_t>(threads, toRun));
 
   struct Outcome {
     KernelCounters counters;
@@ -496,9 +526,9 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     Outcome &out = outcomes[t];
     while (true) {
       uint64_t index = next.fetch_add(1);
-      if (index >= ids.size())
+      if (index >= toRun)
         break;
-      uint64_t id = ids[index];
+      uint64_t id = ids.empty() ? index : ids[index];
       if (L.shouldStop(id))
         continue;
       wg.linearId = id;
@@ -545,7 +575,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     return makeError(failed->error);
   result.reports =
       canonicalReports(std::move(result.reports), options.maxReports);
-  result.workgroupsRun = ids.size();
+  result.workgroupsRun = toRun;
   return result;
 }
 

@@ -77,9 +77,23 @@ inline constexpr uint32_t kMaxPrivateSegmentBytes = 8191u * 1024 / 64;
 /// private segment size when that is larger.
 inline constexpr uint32_t kDefaultStackBytes = 1024;
 
+/// Work-items of a grid in one dimension: the dispatch packet's
+/// grid_size_x/y/z are 32-bit counts of work-items (so HIP's gridDim times
+/// blockDim must fit 32 bits in each dimension).
+inline constexpr uint64_t kMaxGridWorkitemsPerDim = 0xffffffffull;
+/// Work-items per workgroup in one dimension (HIP's maxThreadsDim; the
+/// packed work-item ids have 10 bits per dimension).
+inline constexpr uint32_t kMaxBlockDim = 1024;
+/// Workgroups one launch runs: an emulator limit, 2^24 (16,777,216; even
+/// trivial workgroups take microseconds each on a CPU, so a larger launch
+/// would run for hours). A larger grid can run a selection of its
+/// workgroups (LaunchOptions::onlyWorkgroups).
+inline constexpr uint64_t kMaxLaunchWorkgroups = 1ull << 24;
+
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
+  /// x*y*z, saturated at UINT64_MAX.
+  uint64_t count() const;
 };
 
 class DecodedProgram;
