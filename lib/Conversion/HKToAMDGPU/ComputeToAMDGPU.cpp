@@ -47,21 +47,6 @@ struct FillLowering : public OpConversionPattern<FillOp> {
   }
 };
 
-struct ConvertLowering : public OpConversionPattern<ConvertOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    VectorType type = convertToVector(getTypeConverter(), op.getType());
-    if (!type)
-      return rewriter.notifyMatchFailure(op, "register vectors not lowered");
-    rewriter.replaceOp(op, convertElements(rewriter, op.getLoc(),
-                                           adaptor.getSource(),
-                                           type.getElementType()));
-    return success();
-  }
-};
-
 /// Equivalent layouts convert for free. Otherwise each lane writes its
 /// elements to the wave's LDS scratch, seen as a shared tile of the same
 /// shape, and reads back the elements its new layout gives it. The
@@ -294,14 +279,19 @@ void lowering::populateComputePatterns(HKTypeConverter &converter,
                                        bool scratchSwizzle) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ConvertLayoutLowering>(converter, ctx, plan, scratchSwizzle);
-  patterns.add<ZeroLowering, FillLowering, ConvertLowering, ReluLowering,
-               MmaLowering>(converter, ctx);
+  patterns.add<ZeroLowering, FillLowering, ReluLowering, MmaLowering>(converter,
+                                                                      ctx);
   patterns.add<BinaryLowering<AddOp, arith::AddFOp, arith::AddIOp>,
                BinaryLowering<SubOp, arith::SubFOp, arith::SubIOp>,
                BinaryLowering<MulOp, arith::MulFOp, arith::MulIOp>,
                BinaryLowering<DivOp, arith::DivFOp, arith::DivSIOp>,
-               BinaryLowering<MaxOp, arith::MaxNumFOp, arith::MaxSIOp>,
-               BinaryLowering<MinOp, arith::MinNumFOp, arith::MinSIOp>>(
+               BinaryLowering<MaxOp, arith::MaximumFOp, arith::MaxSIOp>,
+               BinaryLowering<MinOp, arith::MinimumFOp, arith::MinSIOp>,
+               BinaryLowering<AndOp, arith::AndIOp, arith::AndIOp>,
+               BinaryLowering<OrOp, arith::OrIOp, arith::OrIOp>,
+               BinaryLowering<XorOp, arith::XOrIOp, arith::XOrIOp>,
+               BinaryLowering<UMaxOp, arith::MaxUIOp, arith::MaxUIOp>,
+               BinaryLowering<UMinOp, arith::MinUIOp, arith::MinUIOp>>(
       converter, ctx);
   patterns.add<
       UnaryLowering<Exp2Op, math::Exp2Op>, UnaryLowering<ExpOp, math::ExpOp>,

@@ -468,6 +468,7 @@ struct ConvertHKToAMDGPUPass
     populateKernelPatterns(typeConverter, patterns, plan, waits);
     populateMemoryPatterns(typeConverter, patterns, plan);
     populateComputePatterns(typeConverter, patterns, plan, scratchSwizzle);
+    populateElementwisePatterns(typeConverter, patterns);
     populateRowPatterns(typeConverter, patterns, plan);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -300,6 +300,60 @@ LanePlacement lowering::placeLane(OpBuilder &b, Location loc,
           combine(terms.colPerP, terms.colPerQ)};
 }
 
+SlotPlacement lowering::placeSlots(OpBuilder &b, Location loc,
+                                   RegisterTileType tile) {
+  FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
+  int64_t perBlock = layout.getElementsPerBlock();
+  int64_t blocksPerRow = tile.getCols() / layout.getBaseCols();
+  SlotPlacement placement{placeLane(b, loc, layout), {}, {}};
+  for (int64_t slot = 0; slot < tile.getNumElements() / 64; ++slot) {
+    int64_t block = slot / perBlock;
+    auto [r, c] = layout.getSlotOffset(slot % perBlock);
+    placement.rowOffsets.push_back(
+        (block / blocksPerRow) * layout.getBaseRows() + r);
+    placement.colOffsets.push_back(
+        (block % blocksPerRow) * layout.getBaseCols() + c);
+  }
+  return placement;
+}
+
+VectorPlacement lowering::placeVector(OpBuilder &b, Location loc,
+                                      RegisterVectorType type) {
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  bool alongRows = vecLayout.getRows();
+  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
+  LanePlacement lane = placeLane(b, loc, layout);
+  VectorPlacement placement{alongRows ? lane.row : lane.col, {}};
+  for (int64_t index = 0,
+               e = layout.getVectorElementsPerLane(alongRows, type.getLength());
+       index < e; ++index)
+    placement.offsets.push_back(
+        layout.getVectorCoordinate(alongRows, 0, index));
+  return placement;
+}
+
+SmallVector<Value> lowering::vectorCoordinates(OpBuilder &b, Location loc,
+                                               RegisterVectorType type,
+                                               Value base) {
+  VectorPlacement placement = placeVector(b, loc, type);
+  Value start = placement.lane;
+  if (base)
+    start = arith::AddIOp::create(b, loc, base, start);
+  SmallVector<Value> coordinates;
+  for (int32_t offset : placement.offsets)
+    coordinates.push_back(addI32(b, loc, start, offset));
+  return coordinates;
+}
+
+Value lowering::laneCoordinates(OpBuilder &b, Location loc, Value lane,
+                                ArrayRef<int32_t> offsets) {
+  auto type = VectorType::get({int64_t(offsets.size())}, b.getI32Type());
+  Value constants = arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, offsets));
+  return arith::AddIOp::create(
+      b, loc, vector::BroadcastOp::create(b, loc, type, lane), constants);
+}
+
 //===----------------------------------------------------------------------===//
 // Global views
 //===----------------------------------------------------------------------===//

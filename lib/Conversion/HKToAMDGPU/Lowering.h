@@ -158,6 +158,35 @@ struct LanePlacement {
 LanePlacement placeLane(mlir::OpBuilder &b, mlir::Location loc,
                         const FragmentLayout &layout);
 
+/// Where the slots of a lane's tile vector lie: the lane's row and column
+/// (lane-dependent values) plus constant offsets per slot.
+struct SlotPlacement {
+  LanePlacement lane;
+  llvm::SmallVector<int32_t> rowOffsets, colOffsets;
+};
+SlotPlacement placeSlots(mlir::OpBuilder &b, mlir::Location loc,
+                         RegisterTileType tile);
+
+/// The row (column) of a register vector's layout that each position of a
+/// lane's vector holds: the lane's part and a constant per position.
+struct VectorPlacement {
+  mlir::Value lane;
+  llvm::SmallVector<int32_t> offsets;
+};
+VectorPlacement placeVector(mlir::OpBuilder &b, mlir::Location loc,
+                            RegisterVectorType type);
+
+/// The same as values, each plus `base` when given.
+llvm::SmallVector<mlir::Value> vectorCoordinates(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 RegisterVectorType type,
+                                                 mlir::Value base = {});
+
+/// A vector of i32 per-slot values: `lane` (one value per lane) plus a
+/// constant per slot.
+mlir::Value laneCoordinates(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value lane, llvm::ArrayRef<int32_t> offsets);
+
 //===----------------------------------------------------------------------===//
 // Global views
 //===----------------------------------------------------------------------===//
@@ -278,6 +307,10 @@ void populateMemoryPatterns(HKTypeConverter &converter,
 void populateComputePatterns(HKTypeConverter &converter,
                              mlir::RewritePatternSet &patterns,
                              const LdsPlan &plan, bool scratchSwizzle);
+/// Compares, selects, index tiles, integer shifts, bit casts and
+/// hk.convert's value conversions.
+void populateElementwisePatterns(HKTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 /// Broadcasts, reductions, masks, online softmax and register vectors in
 /// memory and between layouts.
 void populateRowPatterns(HKTypeConverter &converter,

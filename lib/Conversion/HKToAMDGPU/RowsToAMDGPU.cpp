@@ -61,21 +61,25 @@ Value expandVector(OpBuilder &b, Location loc, const Alignment &align,
   return vector::ShuffleOp::create(b, loc, vector, vector, mask);
 }
 
-enum class Combine { Max, Min, Sum };
+/// Max and Min are IEEE maximum/minimum (a NaN wins), as hk.row_max and
+/// kin promise. SoftmaxMax is the hardware's v_max_f32 with no-NaN flags:
+/// otherwise LLVM quiets each operand that came from another lane before
+/// every combining step. hk.softmax only needs it where a NaN score reaches
+/// its row's sum anyway (exp2 of NaN is NaN).
+enum class Combine { Max, Min, Sum, SoftmaxMax };
 
-/// Max and min say their operands are not NaN: otherwise LLVM quiets each
-/// operand that came from another lane (a canonicalizing max of the value
-/// with itself) before every combining step.
 Value combine(OpBuilder &b, Location loc, Combine kind, Value lhs, Value rhs) {
   auto noNaN =
       arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::nnan);
   switch (kind) {
   case Combine::Max:
-    return arith::MaxNumFOp::create(b, loc, lhs, rhs, noNaN);
+    return arith::MaximumFOp::create(b, loc, lhs, rhs);
   case Combine::Min:
-    return arith::MinNumFOp::create(b, loc, lhs, rhs, noNaN);
+    return arith::MinimumFOp::create(b, loc, lhs, rhs);
   case Combine::Sum:
     return arith::AddFOp::create(b, loc, lhs, rhs);
+  case Combine::SoftmaxMax:
+    return arith::MaxNumFOp::create(b, loc, lhs, rhs, noNaN);
   }
   llvm_unreachable("unknown combine");
 }
@@ -244,29 +248,6 @@ struct ReduceLowering : public OpConversionPattern<SourceOp> {
 //===----------------------------------------------------------------------===//
 // Masks
 //===----------------------------------------------------------------------===//
-
-/// Where the slots of a lane's tile vector lie: the lane's row and column
-/// (lane-dependent values) plus constant offsets per slot.
-struct SlotPlacement {
-  LanePlacement lane;
-  SmallVector<int32_t> rowOffsets, colOffsets;
-};
-
-SlotPlacement placeSlots(OpBuilder &b, Location loc, RegisterTileType tile) {
-  FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
-  int64_t perBlock = layout.getElementsPerBlock();
-  int64_t blocksPerRow = tile.getCols() / layout.getBaseCols();
-  SlotPlacement placement{placeLane(b, loc, layout), {}, {}};
-  for (int64_t slot = 0; slot < tile.getNumElements() / 64; ++slot) {
-    int64_t block = slot / perBlock;
-    auto [r, c] = layout.getSlotOffset(slot % perBlock);
-    placement.rowOffsets.push_back(
-        (block / blocksPerRow) * layout.getBaseRows() + r);
-    placement.colOffsets.push_back(
-        (block % blocksPerRow) * layout.getBaseCols() + c);
-  }
-  return placement;
-}
 
 /// Masks are computed arithmetically, as all-ones (drop) or zero words per
 /// slot from the sign of a difference: a compare per slot would hold one
@@ -454,7 +435,8 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
     if (!scaleAfterMax)
       x = arith::MulFOp::create(rewriter, loc, x,
                                 floatSplat(rewriter, loc, tileType, scale));
-    Value rowMax = reduceTile(rewriter, loc, align, x, Combine::Max, *chip);
+    Value rowMax =
+        reduceTile(rewriter, loc, align, x, Combine::SoftmaxMax, *chip);
     if (scaleAfterMax && scale != 1.0f)
       rowMax = arith::MulFOp::create(rewriter, loc, rowMax,
                                      floatSplat(rewriter, loc, vecType, scale));
@@ -496,28 +478,6 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
 //===----------------------------------------------------------------------===//
 // Vectors in global memory
 //===----------------------------------------------------------------------===//
-
-/// The row (column) each position of a lane's vector holds, plus `base`
-/// when given: the lane's part and a constant per position (lane 0's
-/// coordinate).
-SmallVector<Value> vectorCoordinates(OpBuilder &b, Location loc,
-                                     RegisterVectorType type,
-                                     Value base = Value()) {
-  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
-  bool alongRows = vecLayout.getRows();
-  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
-  LanePlacement lane = placeLane(b, loc, layout);
-  Value start = alongRows ? lane.row : lane.col;
-  if (base)
-    start = arith::AddIOp::create(b, loc, base, start);
-  SmallVector<Value> coordinates;
-  for (int64_t index = 0,
-               e = layout.getVectorElementsPerLane(alongRows, type.getLength());
-       index < e; ++index)
-    coordinates.push_back(
-        addI32(b, loc, start, layout.getVectorCoordinate(alongRows, 0, index)));
-  return coordinates;
-}
 
 /// True in the one lane, of those holding the same values of a vector,
 /// that writes them: the lane with zero in every replica lane bit.

@@ -14,8 +14,8 @@ hk.kernel @math(%s: f32) waves(1) {
   %m = hk.mul %a, %s : !hk.rt<16x16xf32, row>, f32
   // CHECK: arith.subf
   // CHECK: arith.divf
-  // CHECK: arith.maxnumf
-  // CHECK: arith.minnumf
+  // CHECK: arith.maximumf
+  // CHECK: arith.minimumf
   %b0 = hk.sub %m, %a : !hk.rt<16x16xf32, row>
   %b1 = hk.div %b0, %a : !hk.rt<16x16xf32, row>
   %b2 = hk.max %b1, %a : !hk.rt<16x16xf32, row>

@@ -39,9 +39,10 @@ hk.kernel @col_max(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   %c0 = arith.constant 0 : index
   %t = hk.load %x[%c0, %c0]
       : !hk.gl<?x?xf32> -> !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
-  // CHECK-COUNT-15: arith.maxnumf {{.*}} : f32
+  // A NaN wins: IEEE maximum throughout.
+  // CHECK-COUNT-15: arith.maximumf {{.*}} : f32
   // CHECK: rocdl.ds_bpermute
-  // CHECK: arith.maxnumf {{.*}} : vector<1xf32>
+  // CHECK: arith.maximumf {{.*}} : vector<1xf32>
   %m = hk.col_max %t : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
       -> !hk.rv<32xf32, #hk.vec<cols, #hk.mfma<acc, 32x32x8>>>
   hk.store %m, %out[%c0]
@@ -60,12 +61,12 @@ hk.kernel @acc_rows(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
       : !hk.gl<?x?xf32> -> !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>>
   // CHECK: vector.from_elements {{.*}} : vector<16xf32>
   // The moves leave their fallback undefined (every source lane exists),
-  // so LLVM folds each into its combining instruction as a DPP operand;
-  // the combining max promises no NaN, sparing a canonicalizing max.
+  // so LLVM folds each into its combining instruction as a DPP operand.
+  // The max is IEEE maximum, so that a NaN anywhere in a row wins.
   // CHECK: %[[U:.*]] = llvm.mlir.poison : f32
   // CHECK-NEXT: amdgpu.dpp %[[U]] %{{.*}} quad_perm([1 : i32, 0 : i32, 3 : i32, 2 : i32]) {bound_ctrl = true} : f32
   // CHECK-COUNT-15: amdgpu.dpp {{.*}} quad_perm([1 : i32, 0 : i32, 3 : i32, 2 : i32]) {bound_ctrl = true} : f32
-  // CHECK: arith.maxnumf {{.*}} fastmath<nnan> : vector<16xf32>
+  // CHECK: arith.maximumf {{.*}} : vector<16xf32>
   // CHECK-COUNT-16: amdgpu.dpp {{.*}} quad_perm([2 : i32, 3 : i32, 0 : i32, 1 : i32]) {bound_ctrl = true} : f32
   // CHECK-COUNT-16: amdgpu.dpp {{.*}} row_half_mirror {bound_ctrl = true} : f32
   // CHECK-COUNT-16: amdgpu.dpp {{.*}} row_mirror {bound_ctrl = true} : f32

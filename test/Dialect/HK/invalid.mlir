@@ -101,7 +101,7 @@ func.func private @f() -> !hk.rt<16x16x16xf32>
 
 // -----
 
-// expected-error @below {{register tile element type must be f32, f16, bf16, an fp8 type, i8 or i32, got 'f64'}}
+// expected-error @below {{register tile element type must be f32, f16, bf16, an fp8 type, i8, i32 or i1 (a mask), got 'f64'}}
 func.func private @f() -> !hk.rt<16x16xf64>
 
 // -----
@@ -136,7 +136,7 @@ func.func private @f() -> !hk.rv<20xf32>
 
 // -----
 
-// expected-error @below {{register vector element type must be f32, f16, bf16, an fp8 type, i8 or i32, got 'i16'}}
+// expected-error @below {{register vector element type must be f32, f16, bf16, an fp8 type, i8, i32 or i1 (a mask), got 'i16'}}
 func.func private @f() -> !hk.rv<16xi16>
 
 // -----

@@ -4,6 +4,8 @@
 
 #include "hk/Dialect/HK/IR/Layouts.h"
 
+#include "OpHelpers.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -12,6 +14,7 @@
 
 using namespace mlir;
 using namespace hk;
+using namespace hk::detail;
 
 //===----------------------------------------------------------------------===//
 // Custom assembly helpers
@@ -324,7 +327,7 @@ LogicalResult AllocOp::verify() {
   return success();
 }
 
-static Type getElementTypeOf(Type type) {
+Type hk::detail::getElementTypeOf(Type type) {
   return llvm::TypeSwitch<Type, Type>(type)
       .Case<RegisterTileType, RegisterVectorType, SharedTileType,
             SharedVectorType, GlobalViewType>(
@@ -544,7 +547,7 @@ LogicalResult FillOp::verify() {
 }
 
 /// Shape (tile) or length (vector) of a register value, and its layout.
-static bool sameShape(Type a, Type b) {
+bool hk::detail::sameShape(Type a, Type b) {
   if (auto ta = dyn_cast<RegisterTileType>(a))
     if (auto tb = dyn_cast<RegisterTileType>(b))
       return ta.getShape() == tb.getShape();
@@ -554,7 +557,7 @@ static bool sameShape(Type a, Type b) {
   return false;
 }
 
-static Attribute getLayoutOf(Type type) {
+Attribute hk::detail::getLayoutOf(Type type) {
   if (auto tile = dyn_cast<RegisterTileType>(type))
     return tile.getLayout();
   return cast<RegisterVectorType>(type).getLayout();
@@ -569,7 +572,8 @@ LogicalResult ConvertOp::verify() {
     return emitOpError() << "keeps the layout; use hk.convert_layout to move "
                             "between "
                          << getLayoutOf(src) << " and " << getLayoutOf(dst);
-  return success();
+  return verifyElementConversion(*this, getElementTypeOf(src),
+                                 getElementTypeOf(dst));
 }
 
 LogicalResult ConvertLayoutOp::verify() {
@@ -744,7 +748,7 @@ LogicalResult MmaOp::verify() {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyFloatElements(Operation *op, Type type) {
+LogicalResult hk::detail::verifyFloatElements(Operation *op, Type type) {
   Type elem = getElementTypeOf(type);
   if (!isa<FloatType>(elem))
     return op->emitOpError() << "expects floating-point elements, got " << elem;
@@ -764,7 +768,7 @@ HK_VERIFY_UNARY(SqrtOp)
 HK_VERIFY_UNARY(RsqrtOp)
 #undef HK_VERIFY_UNARY
 
-static LogicalResult verifyBinary(Operation *op, Type lhs, Type rhs) {
+LogicalResult hk::detail::verifyBinary(Operation *op, Type lhs, Type rhs) {
   if (rhs == lhs)
     return success();
   Type elem = getElementTypeOf(lhs);
@@ -774,16 +778,17 @@ static LogicalResult verifyBinary(Operation *op, Type lhs, Type rhs) {
                            << " or a scalar " << elem << ", got " << rhs;
 }
 
-#define HK_VERIFY_BINARY(OP)                                                   \
+#define HK_VERIFY_BINARY(OP, INTEGERS)                                         \
   LogicalResult OP::verify() {                                                 \
-    return verifyBinary(*this, getLhs().getType(), getRhs().getType());        \
+    return verifyArithmetic(*this, getLhs().getType(), getRhs().getType(),     \
+                            INTEGERS);                                         \
   }
-HK_VERIFY_BINARY(AddOp)
-HK_VERIFY_BINARY(SubOp)
-HK_VERIFY_BINARY(MulOp)
-HK_VERIFY_BINARY(DivOp)
-HK_VERIFY_BINARY(MaxOp)
-HK_VERIFY_BINARY(MinOp)
+HK_VERIFY_BINARY(AddOp, true)
+HK_VERIFY_BINARY(SubOp, true)
+HK_VERIFY_BINARY(MulOp, true)
+HK_VERIFY_BINARY(DivOp, false)
+HK_VERIFY_BINARY(MaxOp, true)
+HK_VERIFY_BINARY(MinOp, true)
 #undef HK_VERIFY_BINARY
 
 //===----------------------------------------------------------------------===//
@@ -791,9 +796,10 @@ HK_VERIFY_BINARY(MinOp)
 //===----------------------------------------------------------------------===//
 
 /// Checks that `vector` holds one value per row (or column) of `tile`.
-static LogicalResult verifyAlignedVector(Operation *op, RegisterTileType tile,
-                                         RegisterVectorType vector,
-                                         bool alongRows, StringRef what) {
+LogicalResult hk::detail::verifyAlignedVector(Operation *op,
+                                              RegisterTileType tile,
+                                              RegisterVectorType vector,
+                                              bool alongRows, StringRef what) {
   if (failed(verifyFloatElements(op, tile)))
     return failure();
   int64_t expected = alongRows ? tile.getRows() : tile.getCols();

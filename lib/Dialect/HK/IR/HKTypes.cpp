@@ -69,6 +69,18 @@ verifyElementType(function_ref<InFlightDiagnostic()> emitError, StringRef what,
                      << type;
 }
 
+/// Registers also hold masks (i1), which have no memory format.
+static LogicalResult
+verifyRegisterElementType(function_ref<InFlightDiagnostic()> emitError,
+                          StringRef what, Type type) {
+  if (type.isSignlessInteger(1) || isTileElementType(type))
+    return success();
+  return emitError() << what
+                     << " element type must be f32, f16, bf16, an fp8 type, "
+                        "i8, i32 or i1 (a mask), got "
+                     << type;
+}
+
 /// Parses `RxCxT` followed by an optional `, <layout-or-swizzle>`.
 static ParseResult parseTileBody(AsmParser &parser,
                                  SmallVectorImpl<int64_t> &shape,
@@ -137,7 +149,8 @@ RegisterTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shape.size() != 2)
     return emitError() << "register tile must be 2-D, got rank "
                        << shape.size();
-  if (failed(verifyElementType(emitError, "register tile", elementType)))
+  if (failed(
+          verifyRegisterElementType(emitError, "register tile", elementType)))
     return failure();
   int64_t baseRows = 16, baseCols = 16;
   if (layout) {
@@ -200,7 +213,8 @@ RegisterVectorType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "register vector length must be a positive "
                           "multiple of 16, got "
                        << length;
-  if (failed(verifyElementType(emitError, "register vector", elementType)))
+  if (failed(
+          verifyRegisterElementType(emitError, "register vector", elementType)))
     return failure();
   if (!layout)
     return success();

@@ -31,10 +31,7 @@ void buildClasses(Operation *root, LayoutClasses &classes) {
   root->walk([&](Operation *op) {
     if (classes.visitControlFlow(op))
       return;
-    if (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
-        isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ConvertOp, TrilOp, TriuOp,
-            CausalMaskOp, BoundsMaskOp, AddRowOp, SubRowOp, MulRowOp, DivRowOp,
-            AddColOp, SubColOp, MulColOp, DivColOp>(op)) {
+    if (op->hasTrait<trait::SameLayout>()) {
       for (Value operand : op->getOperands())
         for (Value result : op->getResults())
           classes.merge(operand, result);
@@ -242,13 +239,12 @@ private:
         classes.record(operand);
       for (Value result : op->getResults())
         classes.record(result);
-      if (op->hasTrait<OpTrait::SameOperandsAndResultType>() ||
-          isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ConvertOp>(op)) {
+      // Element-by-element ops keep their vectors in one layout; broadcasts
+      // (one vector operand, tile results) also demand one below.
+      if (op->hasTrait<trait::SameLayout>())
         for (Value operand : op->getOperands())
           for (Value result : op->getResults())
             classes.merge(operand, result);
-        return;
-      }
       llvm::TypeSwitch<Operation *>(op)
           .Case<AddRowOp, SubRowOp, MulRowOp, DivRowOp, AddColOp, SubColOp,
                 MulColOp, DivColOp>([&](auto b) {

@@ -86,6 +86,13 @@ def HK_Dim : I32EnumAttr<"Dim", "grid dimension", [
   let cppNamespace = "::hk";
 }
 
+def HK_Axis : I32EnumAttr<"Axis", "dimension of a register tile", [
+      I32EnumAttrCase<"Rows", 0, "rows">,
+      I32EnumAttrCase<"Cols", 1, "cols">
+    ]> {
+  let cppNamespace = "::hk";
+}
+
 def HK_ClusterKind : I32EnumAttr<"ClusterKind", "kind of scheduling cluster", [
       I32EnumAttrCase<"Memory", 0, "memory">,
       I32EnumAttrCase<"Compute", 1, "compute">

@@ -18,6 +18,15 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace hk::trait {
+/// Marks ops whose register operands and results share one lane layout
+/// (ODS: HK_SameLayout).
+template <typename ConcreteType>
+class SameLayout : public mlir::OpTrait::TraitBase<ConcreteType, SameLayout> {};
+} // namespace hk::trait
+
 #define GET_OP_CLASSES
 #include "hk/Dialect/HK/IR/HKOps.h.inc"
 

@@ -12,6 +12,13 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// Register operands and results of the op share one lane layout: the op
+// works element by element (or row by row) and moves no data between lanes.
+// hk-mfma-layout gives them one layout.
+def HK_SameLayout : NativeOpTrait<"SameLayout"> {
+  let cppNamespace = "::hk::trait";
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel structure
 //===----------------------------------------------------------------------===//
@@ -293,19 +300,36 @@ def HK_ZeroOp : HK_Op<"zero", [Pure]> {
 
 def HK_FillOp : HK_Op<"fill", [Pure]> {
   let summary = "a register tile or vector filled with one scalar";
-  let description = "`%t = hk.fill %x : f32 -> !hk.rt<16x16xf32>`";
-  let arguments = (ins AnyFloat:$value);
+  let description = [{
+    `%t = hk.fill %x : f32 -> !hk.rt<16x16xf32>`; an `i32` (or `i1`) scalar
+    fills an integer tile (or a mask).
+  }];
+  let arguments = (ins AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$value);
   let results = (outs HK_AnyRegister:$result);
   let assemblyFormat = "$value attr-dict `:` qualified(type($value)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
-def HK_ConvertOp : HK_Op<"convert", [Pure]> {
+def HK_ConvertOp : HK_Op<"convert", [Pure, HK_SameLayout]> {
   let summary = "convert the element type of a register tile or vector";
   let description = [{
-    Round-to-nearest-even float conversion, element by element; the layout
-    is unchanged (see `hk.convert_layout`). fp8 results saturate to the
-    format's largest finite value.
+    Converts the value of every element; the layout is unchanged (see
+    `hk.convert_layout`, and `hk.bitcast` to reinterpret bits).
+
+    - float to float: round to nearest even; fp8 results saturate to the
+      format's largest finite value.
+    - f32 to i32 or i8: round to nearest even (2.5 becomes 2), then saturate
+      to the integer's range; NaN becomes 0.
+    - i32 or i8 to f32: round to nearest even (exact up to 2^24).
+    - i32 to i8: saturate to [-128, 127]; i8 to i32: exact.
+    - i1 (a mask) to i32 or f32: 1 for true, 0 for false.
+
+    Integers count as signed. Other pairs (an integer and a narrow float)
+    are rejected: convert through f32 in two steps, which rounds twice.
+
+    ```mlir
+    %i = hk.convert %x : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xi32, row>
+    ```
   }];
   let arguments = (ins HK_AnyRegister:$source);
   let results = (outs HK_AnyRegister:$result);
@@ -361,9 +385,13 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-class HK_UnaryOp<string mnemonic, string doc>
-    : HK_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+class HK_UnaryOp<string mnemonic, string doc, string extraDoc = "">
+    : HK_Op<mnemonic, [Pure, SameOperandsAndResultType, HK_SameLayout]> {
   let summary = doc;
+  let description = [{
+    Element by element on a float register tile or vector:
+    `%y = hk.}] # mnemonic # [{ %x : !hk.rt<16x64xf32, row>`.
+  }] # extraDoc;
   let arguments = (ins HK_AnyRegister:$source);
   let results = (outs HK_AnyRegister:$result);
   let assemblyFormat = "$source attr-dict `:` qualified(type($source))";
@@ -380,16 +408,18 @@ def HK_ReluOp : HK_UnaryOp<"relu", "elementwise max(x, 0)">;
 def HK_SqrtOp : HK_UnaryOp<"sqrt", "elementwise square root">;
 def HK_RsqrtOp : HK_UnaryOp<"rsqrt", "elementwise reciprocal square root">;
 
-class HK_BinaryOp<string mnemonic, string doc>
-    : HK_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>]> {
+class HK_BinaryOp<string mnemonic, string doc, string extraDoc = "">
+    : HK_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>,
+                       HK_SameLayout]> {
   let summary = doc;
   let description = [{
     Element by element; the right-hand side is a register tile or vector of
     the same type, or a scalar of the element type applied to every element:
     `%y = hk.}] # mnemonic # [{ %x, %s : !hk.rt<16x16xf32>, f32`.
-  }];
+  }] # extraDoc;
   let arguments = (ins HK_AnyRegister:$lhs,
-                       AnyTypeOf<[HK_AnyRegister, AnyFloat]>:$rhs);
+                       AnyTypeOf<[HK_AnyRegister, AnyFloat,
+                                  AnySignlessInteger]>:$rhs);
   let results = (outs HK_AnyRegister:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` custom<BinaryTypes>(type($lhs), type($rhs))
@@ -397,12 +427,26 @@ class HK_BinaryOp<string mnemonic, string doc>
   let hasVerifier = 1;
 }
 
-def HK_AddOp : HK_BinaryOp<"add", "elementwise addition">;
+def HK_AddOp : HK_BinaryOp<"add", "elementwise addition", [{
+    On i32 elements it wraps around (two's complement), as do `hk.sub` and
+    `hk.mul`.
+  }]>;
 def HK_SubOp : HK_BinaryOp<"sub", "elementwise subtraction">;
 def HK_MulOp : HK_BinaryOp<"mul", "elementwise multiplication">;
-def HK_DivOp : HK_BinaryOp<"div", "elementwise division">;
-def HK_MaxOp : HK_BinaryOp<"max", "elementwise maximum">;
-def HK_MinOp : HK_BinaryOp<"min", "elementwise minimum">;
+def HK_DivOp : HK_BinaryOp<"div", "elementwise division", [{
+    Float elements only (IEEE division, correctly rounded in f32).
+  }]>;
+def HK_MaxOp : HK_BinaryOp<"max", "elementwise maximum", [{
+    On floats it is IEEE 754-2019 `maximum`: a NaN operand gives NaN (as
+    `numpy.maximum`), and `+0.0` is greater than `-0.0` (numpy may return
+    either zero). On i32 elements
+    it compares signed (`hk.umax` compares unsigned).
+  }]>;
+def HK_MinOp : HK_BinaryOp<"min", "elementwise minimum", [{
+    On floats it is IEEE 754-2019 `minimum`: a NaN operand gives NaN (as
+    `numpy.minimum`), and `-0.0` is less than `+0.0`. On i32 elements it
+    compares signed (`hk.umin` compares unsigned).
+  }]>;
 
 //===----------------------------------------------------------------------===//
 // Row and column broadcasts and reductions
@@ -410,7 +454,8 @@ def HK_MinOp : HK_BinaryOp<"min", "elementwise minimum">;
 
 // `rows` is 1 when the vector runs along the tile's rows (one value per row).
 class HK_BroadcastOp<string mnemonic, string doc, bit rows>
-    : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>]> {
+    : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>,
+                       HK_SameLayout]> {
   let summary = doc;
   let description = [{
     Combines every element of the tile with the vector entry of its
@@ -450,6 +495,11 @@ class HK_ReduceOp<string mnemonic, string doc, bit rows>
     value; with `init`, the result also folds in `init` (a running
     statistic): `%m = hk.}] # mnemonic # [{ %t, %m0 : !hk.rt<32x64xf32> ->
     !hk.rv<}] # !if(rows, "32", "64") # [{xf32>`.
+
+    NaN: as NumPy's `max`, `min` and `sum`, a NaN element (or a NaN in
+    `init`) makes its }] # !if(rows, "row", "column") # [{'s result NaN.
+    Maximum and minimum order `-0.0` below `+0.0`. Narrow floats are reduced
+    in f32 and rounded once; sums add in f32 in an unspecified order.
   }];
   let arguments = (ins HK_RegisterTileType:$tile,
                        Optional<HK_RegisterVectorType>:$init);
@@ -477,7 +527,8 @@ def HK_ColSumOp : HK_ReduceOp<"col_sum", "sum of each column", 0>;
 //===----------------------------------------------------------------------===//
 
 class HK_MaskOp<string mnemonic, string doc, string keep>
-    : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>]> {
+    : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>,
+                       HK_SameLayout]> {
   let summary = doc;
   let description = [{
     The tile's top-left element sits at `(row, col)` of the full matrix.
@@ -502,7 +553,7 @@ def HK_CausalMaskOp : HK_MaskOp<"causal_mask", "causal attention mask",
     "`col <= row + diagonal` (key position not after the query)">;
 
 def HK_BoundsMaskOp : HK_Op<"bounds_mask", [Pure,
-    AllTypesMatch<["tile", "result"]>]> {
+    AllTypesMatch<["tile", "result"]>, HK_SameLayout]> {
   let summary = "mask elements outside a matrix of the given size";
   let description = [{
     The tile's top-left element sits at `(row, col)`; elements at or beyond
@@ -530,7 +581,8 @@ def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
     (and `1/sqrt(d)` for attention). The caller rescales its output
     accumulator rows by `rescale`. A row whose running max is still -inf
     (every score so far masked) gets zero probabilities and a zero rescale
-    instead of NaN. The lowering expands the op into the same cross-lane
+    instead of NaN. A NaN score makes its row's `probs` and `new_sum` NaN
+    (and so the row of any output divided by the sum). The lowering expands the op into the same cross-lane
     row reductions and in-lane broadcasts as `hk.row_max`/`hk.sub_row`.
 
     ```mlir
@@ -593,5 +645,7 @@ def HK_YieldOp : HK_Op<"yield", [Pure, HasParent<"ClusterOp">, ReturnLike,
   let builders = [OpBuilder<(ins), [{ /* nothing to build */ }]>];
   let assemblyFormat = "($values^ `:` qualified(type($values)))? attr-dict";
 }
+
+include "hk/Dialect/HK/IR/HKMathOps.td"
 
 #endif // HK_OPS_TD

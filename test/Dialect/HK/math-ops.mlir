@@ -1,0 +1,54 @@
+// Compares, masks, selects, index tiles, integer ops and bit casts print and
+// parse back to themselves, in the custom and in the generic form.
+// RUN: hk-opt %s | hk-opt | FileCheck %s
+// RUN: hk-opt %s --mlir-print-op-generic | hk-opt | FileCheck %s
+
+// CHECK-LABEL: hk.kernel @masks
+hk.kernel @masks(%x: f32, %n: i32) waves(1) {
+  %f = hk.fill %x : f32 -> !hk.rt<16x64xf32, row>
+  // CHECK: hk.cmpf olt, %{{.*}}, %{{.*}} : !hk.rt<16x64xf32, row>{{$}}
+  %m0 = hk.cmpf olt, %f, %f : !hk.rt<16x64xf32, row>
+  // CHECK: hk.cmpf uno, %{{.*}}, %{{.*}} : !hk.rt<16x64xf32, row>, f32
+  %m1 = hk.cmpf uno, %f, %x : !hk.rt<16x64xf32, row>, f32
+  // CHECK: hk.and %{{.*}}, %{{.*}} : !hk.rt<16x64xi1, row>
+  %m2 = hk.and %m0, %m1 : !hk.rt<16x64xi1, row>
+  // CHECK: hk.select %{{.*}}, %{{.*}}, %{{.*}} : !hk.rt<16x64xi1, row>, !hk.rt<16x64xf32, row>
+  %s = hk.select %m2, %f, %f : !hk.rt<16x64xi1, row>, !hk.rt<16x64xf32, row>
+  // CHECK: hk.iota rows : !hk.rt<16x64xi32, row>
+  // CHECK: hk.iota cols : !hk.rt<16x64xi32, row>
+  // CHECK: hk.iota : !hk.rv<16xf32>
+  %r = hk.iota rows : !hk.rt<16x64xi32, row>
+  %c = hk.iota cols : !hk.rt<16x64xi32, row>
+  %v = hk.iota : !hk.rv<16xf32>
+  // CHECK: hk.cmpi sge, %{{.*}}, %{{.*}} : !hk.rt<16x64xi32, row>
+  // CHECK: hk.cmpi ult, %{{.*}}, %{{.*}} : !hk.rt<16x64xi32, row>, i32
+  %m3 = hk.cmpi sge, %r, %c : !hk.rt<16x64xi32, row>
+  %m4 = hk.cmpi ult, %r, %n : !hk.rt<16x64xi32, row>, i32
+  // CHECK: hk.fill %{{.*}} : i32 -> !hk.rt<16x64xi32, row>
+  %k = hk.fill %n : i32 -> !hk.rt<16x64xi32, row>
+  // CHECK: hk.add
+  // CHECK: hk.or
+  // CHECK: hk.xor
+  // CHECK: hk.shl
+  // CHECK: hk.shrs
+  // CHECK: hk.shru %{{.*}}, %{{.*}} : !hk.rt<16x64xi32, row>, i32
+  // CHECK: hk.umax
+  // CHECK: hk.umin
+  %i0 = hk.add %r, %k : !hk.rt<16x64xi32, row>
+  %i1 = hk.or %i0, %c : !hk.rt<16x64xi32, row>
+  %i2 = hk.xor %i1, %c : !hk.rt<16x64xi32, row>
+  %i3 = hk.shl %i2, %c : !hk.rt<16x64xi32, row>
+  %i4 = hk.shrs %i3, %c : !hk.rt<16x64xi32, row>
+  %i5 = hk.shru %i4, %n : !hk.rt<16x64xi32, row>, i32
+  %i6 = hk.umax %i5, %i4 : !hk.rt<16x64xi32, row>
+  %i7 = hk.umin %i6, %i4 : !hk.rt<16x64xi32, row>
+  // CHECK: hk.convert %{{.*}} : !hk.rt<16x64xi1, row> -> !hk.rt<16x64xf32, row>
+  // CHECK: hk.convert %{{.*}} : !hk.rt<16x64xi32, row> -> !hk.rt<16x64xf32, row>
+  // CHECK: hk.convert %{{.*}} : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xi8, row>
+  %w = hk.convert %m4 : !hk.rt<16x64xi1, row> -> !hk.rt<16x64xf32, row>
+  %fi = hk.convert %i7 : !hk.rt<16x64xi32, row> -> !hk.rt<16x64xf32, row>
+  %q = hk.convert %fi : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xi8, row>
+  // CHECK: hk.bitcast %{{.*}} : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xi32, row>
+  %b = hk.bitcast %s : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xi32, row>
+  hk.return
+}
