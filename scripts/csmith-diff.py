@@ -23,7 +23,9 @@ import concurrent.futures
 import json
 import os
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,14 +43,26 @@ def find_clang():
     sys.exit("csmith-diff: clang-22 not found (scripts/setup.sh installs it)")
 
 
-def run(cmd, timeout, cwd=None):
-    """(returncode, output); returncode None on timeout."""
+def run(cmd, cpu_seconds, cwd=None):
+    """(returncode, output); returncode None when the command used more than
+    `cpu_seconds` of CPU time. Limits are CPU time, not wall time, so that
+    results do not depend on how busy the machine is; the wall-clock limit
+    is only a backstop, and kills the command's whole process group (clang
+    runs lld in a child)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
+    process = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, preexec_fn=limit,
+                               start_new_session=True)
     try:
-        done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=timeout)
+        out, _ = process.communicate(timeout=max(3600, 20 * cpu_seconds))
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         return None, ""
-    return done.returncode, done.stdout.decode("utf-8", "replace")
+    if process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return None, ""
+    return process.returncode, out.decode("utf-8", "replace")
 
 
 def reason_of(output):
@@ -75,12 +89,12 @@ def host_checksum(args, clang, source, work, opt):
     code, out = run([clang, "-" + opt, "-w", "-I", CSMITH_INCLUDE, source,
                      "-o", exe], args.compile_timeout)
     if code != 0:
-        return None, "host compile " + ("timeout" if code is None else
+        return None, "host compile " + ("time limit" if code is None else
                                         "failed: " + reason_of(out))
     code, out = run([exe], args.host_timeout)
     m = re.search(r"checksum = ([0-9A-F]+)", out)
     if code != 0 or not m:
-        return None, "host run " + ("timeout" if code is None else
+        return None, "host run " + ("time limit" if code is None else
                                     "failed (exit %s)" % code)
     return int(m.group(1), 16), None
 
@@ -98,13 +112,13 @@ def device_result(args, clang, source, work, chip, level):
     compile_seconds = round(time.monotonic() - start, 2)
     if code != 0:
         return {"stage": "not compiled", "compile_seconds": compile_seconds,
-                "reason": "compile timeout" if code is None
+                "reason": "compile time limit" if code is None
                 else reason_of(out)}
     code, out = run([args.hk_emu, hsaco, "--block=1", "--arg=out:u32:1",
                      "--json", "--watchdog=%d" % args.watchdog,
                      "--host-threads=1"], args.run_timeout)
     if code is None:
-        return {"stage": "not run", "reason": "run timeout"}
+        return {"stage": "not run", "reason": "run time limit"}
     if code == 1:
         return {"stage": "not run", "reason": reason_of(out)}
     try:
@@ -216,9 +230,12 @@ def main():
                         "seeds already logged are not run again")
     parser.add_argument("--summarize", metavar="LOG",
                         help="only print the summary of a log")
-    parser.add_argument("--compile-timeout", type=int, default=120)
-    parser.add_argument("--host-timeout", type=int, default=10)
-    parser.add_argument("--run-timeout", type=int, default=300)
+    parser.add_argument("--compile-timeout", type=int, default=60,
+                        help="CPU seconds per compile")
+    parser.add_argument("--host-timeout", type=int, default=10,
+                        help="CPU seconds per host run")
+    parser.add_argument("--run-timeout", type=int, default=300,
+                        help="CPU seconds per hk-emu run")
     parser.add_argument("--watchdog", type=int, default=500_000_000,
                         help="wave-instructions before hk-emu calls a run "
                         "a hang")
