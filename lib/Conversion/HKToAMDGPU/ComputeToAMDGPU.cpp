@@ -297,6 +297,5 @@ void lowering::populateComputePatterns(HKTypeConverter &converter,
       UnaryLowering<Exp2Op, math::Exp2Op>, UnaryLowering<ExpOp, math::ExpOp>,
       UnaryLowering<LogOp, math::LogOp>, UnaryLowering<Log2Op, math::Log2Op>,
       UnaryLowering<AbsOp, math::AbsFOp>, UnaryLowering<NegOp, arith::NegFOp>,
-      UnaryLowering<SqrtOp, math::SqrtOp>,
-      UnaryLowering<RsqrtOp, math::RsqrtOp>>(converter, ctx);
+      UnaryLowering<SqrtOp, math::SqrtOp>>(converter, ctx);
 }

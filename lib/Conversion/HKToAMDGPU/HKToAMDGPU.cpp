@@ -469,6 +469,7 @@ struct ConvertHKToAMDGPUPass
     populateMemoryPatterns(typeConverter, patterns, plan);
     populateComputePatterns(typeConverter, patterns, plan, scratchSwizzle);
     populateElementwisePatterns(typeConverter, patterns);
+    populateMathPatterns(typeConverter, patterns);
     populateRowPatterns(typeConverter, patterns, plan);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -264,6 +264,17 @@ Value lowering::convertElements(OpBuilder &b, Location loc, Value value,
   return arith::TruncIOp::create(b, loc, withElem(toElem), value);
 }
 
+Value lowering::mapElements(OpBuilder &b, Location loc, Value value,
+                            function_ref<Value(Value)> fn) {
+  auto vecType = dyn_cast<VectorType>(value.getType());
+  if (!vecType)
+    return fn(value);
+  SmallVector<Value> mapped;
+  for (int64_t i = 0; i < vecType.getNumElements(); ++i)
+    mapped.push_back(fn(vector::ExtractOp::create(b, loc, value, i)));
+  return vector::FromElementsOp::create(b, loc, vecType, mapped);
+}
+
 Value lowering::insertAt(OpBuilder &b, Location loc, Value part, Value into,
                          int64_t slot) {
   if (!isa<VectorType>(part.getType()))

@@ -139,6 +139,11 @@ void waveBarrier(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value convertElements(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value value, mlir::Type toElem);
 
+/// `fn` applied to every element of `value` (a scalar or a 1-D vector).
+mlir::Value mapElements(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value value,
+                        llvm::function_ref<mlir::Value(mlir::Value)> fn);
+
 /// `vector.insert`/`insert_strided_slice` of `part` (scalar or vector) at
 /// `slot`.
 mlir::Value insertAt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value part,
@@ -311,6 +316,9 @@ void populateComputePatterns(HKTypeConverter &converter,
 /// hk.convert's value conversions.
 void populateElementwisePatterns(HKTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// tanh, sigmoid, silu, erf, GELUs, sin, cos and rsqrt.
+void populateMathPatterns(HKTypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
 /// Broadcasts, reductions, masks, online softmax and register vectors in
 /// memory and between layouts.
 void populateRowPatterns(HKTypeConverter &converter,

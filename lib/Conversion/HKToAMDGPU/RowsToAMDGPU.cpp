@@ -84,18 +84,6 @@ Value combine(OpBuilder &b, Location loc, Combine kind, Value lhs, Value rhs) {
   llvm_unreachable("unknown combine");
 }
 
-/// `fn` applied to every element of `value` (a scalar or a 1-D vector).
-Value mapElements(OpBuilder &b, Location loc, Value value,
-                  function_ref<Value(Value)> fn) {
-  auto vecType = dyn_cast<VectorType>(value.getType());
-  if (!vecType)
-    return fn(value);
-  SmallVector<Value> mapped;
-  for (int64_t i = 0; i < vecType.getNumElements(); ++i)
-    mapped.push_back(fn(vector::ExtractOp::create(b, loc, value, i)));
-  return vector::FromElementsOp::create(b, loc, vecType, mapped);
-}
-
 /// For an all-reduce step: `value` (f32 scalars or vector) from a lane
 /// holding the values the lane whose id differs from this lane's by `bit`
 /// holds. `reduced` names the lane bits already combined, over which

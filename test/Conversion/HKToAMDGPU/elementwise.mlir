@@ -28,7 +28,7 @@ hk.kernel @math(%s: f32) waves(1) {
   // CHECK: arith.negf
   // CHECK: arith.maxnumf
   // CHECK: math.sqrt
-  // CHECK: math.rsqrt
+  // CHECK: llvm.call_intrinsic "llvm.amdgcn.rsq"
   %u0 = hk.exp2 %b3 : !hk.rt<16x16xf32, row>
   %u1 = hk.exp %u0 : !hk.rt<16x16xf32, row>
   %u2 = hk.log %u1 : !hk.rt<16x16xf32, row>

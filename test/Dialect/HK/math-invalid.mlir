@@ -155,3 +155,22 @@ hk.kernel @k(%x: f32) waves(1) {
   %b = hk.bitcast %f : !hk.rt<16x16xf32, row> -> !hk.rt<16x16xi32, col>
   hk.return
 }
+
+// -----
+
+hk.kernel @k() waves(1) {
+  %i = hk.iota rows : !hk.rt<16x16xi32, row>
+  // expected-error @below {{computes on f32, f16 or bf16 elements, got 'i32'}}
+  %t = hk.tanh %i : !hk.rt<16x16xi32, row>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%x: f32) waves(1) {
+  %f = hk.fill %x : f32 -> !hk.rt<16x16xf32, row>
+  %q = hk.convert %f : !hk.rt<16x16xf32, row> -> !hk.rt<16x16xf8E4M3FN, row>
+  // expected-error @below {{computes on f32, f16 or bf16 elements, got 'f8E4M3FN'}}
+  %g = hk.gelu %q : !hk.rt<16x16xf8E4M3FN, row>
+  hk.return
+}

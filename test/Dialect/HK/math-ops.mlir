@@ -52,3 +52,26 @@ hk.kernel @masks(%x: f32, %n: i32) waves(1) {
   %b = hk.bitcast %s : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xi32, row>
   hk.return
 }
+
+// CHECK-LABEL: hk.kernel @activations
+hk.kernel @activations(%x: f32) waves(1) {
+  %f32 = hk.fill %x : f32 -> !hk.rt<16x64xf32, row>
+  %f = hk.convert %f32 : !hk.rt<16x64xf32, row> -> !hk.rt<16x64xbf16, row>
+  // CHECK: hk.tanh %{{.*}} : !hk.rt<16x64xbf16, row>
+  // CHECK: hk.sigmoid
+  // CHECK: hk.silu
+  // CHECK: hk.erf
+  // CHECK: hk.gelu %
+  // CHECK: hk.gelu_tanh
+  // CHECK: hk.sin
+  // CHECK: hk.cos %{{.*}} : !hk.rt<16x64xbf16, row>
+  %a = hk.tanh %f : !hk.rt<16x64xbf16, row>
+  %b = hk.sigmoid %a : !hk.rt<16x64xbf16, row>
+  %c = hk.silu %b : !hk.rt<16x64xbf16, row>
+  %d = hk.erf %c : !hk.rt<16x64xbf16, row>
+  %e = hk.gelu %d : !hk.rt<16x64xbf16, row>
+  %g = hk.gelu_tanh %e : !hk.rt<16x64xbf16, row>
+  %h = hk.sin %g : !hk.rt<16x64xbf16, row>
+  %i = hk.cos %h : !hk.rt<16x64xbf16, row>
+  hk.return
+}

@@ -180,3 +180,27 @@ LogicalResult BitcastOp::verify() {
                          << " and " << to;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Activations and other transcendental functions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyMathElements(Operation *op, Type type) {
+  Type elem = getElementTypeOf(type);
+  if (!isArithmeticFloat(elem))
+    return op->emitOpError()
+           << "computes on f32, f16 or bf16 elements, got " << elem;
+  return success();
+}
+
+#define HK_VERIFY_MATH(OP)                                                     \
+  LogicalResult OP::verify() { return verifyMathElements(*this, getType()); }
+HK_VERIFY_MATH(TanhOp)
+HK_VERIFY_MATH(SigmoidOp)
+HK_VERIFY_MATH(SiluOp)
+HK_VERIFY_MATH(ErfOp)
+HK_VERIFY_MATH(GeluOp)
+HK_VERIFY_MATH(GeluTanhOp)
+HK_VERIFY_MATH(SinOp)
+HK_VERIFY_MATH(CosOp)
+#undef HK_VERIFY_MATH

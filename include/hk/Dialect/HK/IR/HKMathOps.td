@@ -161,4 +161,63 @@ def HK_BitcastOp : HK_Op<"bitcast", [Pure, HK_SameLayout]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Activations and other transcendental functions
+//===----------------------------------------------------------------------===//
+
+// The bounds below hold for f32 results of the emitted code, taking each
+// of the chips' v_exp_f32, v_rcp_f32 and v_rsq_f32 as 1 ULP (AMD's CDNA3
+// ISA guide); the emulator computes them correctly rounded and the tests
+// check the bounds there. Narrow floats compute in f32 and round once more
+// (2^-8 |y| for bf16, 2^-11 |y| for f16). Results below 2^-126 may flush
+// to zero.
+class HK_MathOp<string mnemonic, string doc, string extraDoc>
+    : HK_UnaryOp<mnemonic, doc, extraDoc>;
+
+def HK_TanhOp : HK_MathOp<"tanh", "elementwise hyperbolic tangent", [{
+    Odd polynomial below |x| = 0.625, `(1 - t) / (1 + t)` with
+    `t = exp(-2|x|)` (v_exp_f32, v_rcp_f32) above.
+    Error: `|err| <= 2^-21 |tanh(x)|`.
+  }]>;
+def HK_SigmoidOp : HK_MathOp<"sigmoid", "elementwise logistic sigmoid", [{
+    `1 / (1 + t)` with `t = exp(-|x|)`, or `t / (1 + t)` for negative x
+    (v_exp_f32, v_rcp_f32), so that tiny results keep their relative
+    accuracy. Error: `|err| <= (6 + 2|x|) 2^-24 sigmoid(x)` (the `|x|` term
+    is the rounding of the exponent `-|x| log2(e)`, whose error `exp`
+    multiplies).
+  }]>;
+def HK_SiluOp : HK_MathOp<"silu", "elementwise x * sigmoid(x)", [{
+    Error: `|err| <= (7 + 2|x|) 2^-24 |silu(x)|`; below x = -87 the
+    sigmoid may flush to zero and so the result.
+  }]>;
+def HK_ErfOp : HK_MathOp<"erf", "elementwise error function", [{
+    Odd polynomial below |x| = 1, `1 - 2^q(|x|)` with a polynomial `q`
+    fitted to `log2 erfc` up to |x| = 4 (v_exp_f32), 1 beyond.
+    Error: `|err| <= 2^-22 |erf(x)|`.
+  }]>;
+def HK_GeluOp : HK_MathOp<"gelu", "elementwise GELU, exact (erf) form", [{
+    `x/2 (1 + erf(x / sqrt(2)))`, with `1 + erf(-t)` computed as
+    `erfc(t)` (no cancellation for negative x) from the pieces of `hk.erf`.
+    Error: `|err| <= (4 + 2 x^2) 2^-24 |gelu(x)| + 2^-24` (results below
+    2^-24 in magnitude, x < -5.6, are 0).
+  }]>;
+def HK_GeluTanhOp : HK_MathOp<"gelu_tanh",
+    "elementwise GELU, tanh approximation", [{
+    `x/2 (1 + tanh(v/2))` with `v = 2 sqrt(2/pi) (x + 0.044715 x^3)`,
+    computed as `x sigmoid(v)` (the same function, without cancellation).
+    Error against that formula: `|err| <= (8 + 5|v|) 2^-24 |y|` (the
+    sigmoid's bound at `v`, plus the rounding of `v`, which the sigmoid
+    passes on multiplied by at most `|v|`).
+  }]>;
+def HK_SinOp : HK_MathOp<"sin", "elementwise sine", [{
+    Reduces x to revolutions (`x / 2pi`, with the product's rounding error
+    carried separately, so large arguments keep their accuracy) and uses
+    v_sin_f32. Error: `|err| <= 2^-21` absolute, plus v_sin_f32's own error,
+    which AMD does not publish.
+  }]>;
+def HK_CosOp : HK_MathOp<"cos", "elementwise cosine", [{
+    As `hk.sin`, with v_cos_f32. Error: `|err| <= 2^-21` absolute, plus
+    v_cos_f32's own error.
+  }]>;
+
 #endif // HK_MATH_OPS_TD

@@ -406,7 +406,10 @@ def HK_AbsOp : HK_UnaryOp<"abs", "elementwise absolute value">;
 def HK_NegOp : HK_UnaryOp<"neg", "elementwise negation">;
 def HK_ReluOp : HK_UnaryOp<"relu", "elementwise max(x, 0)">;
 def HK_SqrtOp : HK_UnaryOp<"sqrt", "elementwise square root">;
-def HK_RsqrtOp : HK_UnaryOp<"rsqrt", "elementwise reciprocal square root">;
+def HK_RsqrtOp : HK_UnaryOp<"rsqrt", "elementwise reciprocal square root", [{
+    v_rsq_f32, with tiny inputs (below 2^-126) scaled by 2^24 first.
+    Error: `|err| <= 2^-23 |rsqrt(x)|` (v_rsq_f32 is 1 ULP).
+  }]>;
 
 class HK_BinaryOp<string mnemonic, string doc, string extraDoc = "">
     : HK_Op<mnemonic, [Pure, AllTypesMatch<["lhs", "result"]>,
