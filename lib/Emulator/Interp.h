@@ -12,10 +12,10 @@
 #include "hk/Emulator/Device.h"
 #include "hk/Emulator/Disassembly.h"
 #include "hk/Emulator/Numerics.h"
+#include "hk/ISA/Instruction.h"
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 #include <atomic>
@@ -28,106 +28,46 @@
 namespace hk::emu {
 
 constexpr unsigned kWaveSize = 64;
-constexpr unsigned kNumSgprs = 128;
-constexpr unsigned kNumVgprs = 512; ///< 256 arch VGPRs then 256 AGPRs.
-constexpr unsigned kAgprBase = 256;
-// SGPR-file indices of the special scalar registers (their encodings).
-constexpr unsigned kFlatScratchLo = 102;
-constexpr unsigned kXnackMaskLo = 104;
-constexpr unsigned kVccLo = 106;
-constexpr unsigned kTtmp0 = 108;
-constexpr unsigned kM0 = 124;
-constexpr unsigned kExecLo = 126;
-/// Apertures of the flat address space (src_shared_base and
-/// src_private_base): flat addresses with these high bits land in LDS or in
-/// scratch.
-constexpr uint64_t kSharedAperture = 0x0001000000000000ull;
-constexpr uint64_t kPrivateAperture = 0x0002000000000000ull;
-
-enum class OpKind : uint8_t { None, Vgpr, Sgpr, Imm, Off };
-
-/// One operand of a decoded instruction. AGPR aN is Vgpr with reg 256+N.
-struct Operand {
-  OpKind kind = OpKind::None;
-  uint8_t count = 1; ///< Consecutive 32-bit registers.
-  bool neg = false, abs = false, sext = false;
-  uint16_t reg = 0;
-  uint64_t imm = 0; ///< Imm: the bit pattern, 64 bits for 64-bit operands.
-  bool isVgpr() const { return kind == OpKind::Vgpr; }
-  bool isSgpr() const { return kind == OpKind::Sgpr; }
-};
+using isa::kAgprBase;
+using isa::kExecLo;
+using isa::kFlatScratchLo;
+using isa::kM0;
+using isa::kNumSgprs;
+using isa::kNumVgprs;
+using isa::kPrivateAperture;
+using isa::kSharedAperture;
+using isa::kTtmp0;
+using isa::kVccLo;
+using isa::kXnackMaskLo;
+using isa::Operand;
+using isa::OpKind;
 
 struct Wave;
 struct Instr;
 using Handler = void (*)(Wave &, const Instr &);
 
-/// How inline float constants of an instruction are encoded when its text
-/// is parsed without the MCInst it was printed from (see
-/// parseInstructionText).
-enum class ConstType : uint8_t { F32, F16, F64 };
+/// The coarse class an executed instruction is counted under.
+InstrClass classOf(isa::Unit unit);
 
-/// What the handler table knows about a mnemonic.
-struct HandlerEntry {
+/// A decoded instruction bound to its semantics.
+struct Instr : isa::Instruction {
   Handler fn = nullptr;
-  InstrClass cls = InstrClass::Valu;
-  uint32_t sub = 0;    ///< Handler-specific selector (operation, width...).
-  uint8_t numDsts = 1; ///< Leading operands that are written, not read.
-  ConstType constType = ConstType::F32;
-  bool rawImm = false; ///< Operand is the MCInst immediate (SOPP).
-};
-
-using HandlerTable = llvm::StringMap<HandlerEntry>;
-/// The mnemonic -> handler table (built once).
-const HandlerTable &handlerTable();
-void registerScalarHandlers(HandlerTable &table);
-void registerVectorHandlers(HandlerTable &table);
-void registerConvertHandlers(HandlerTable &table);
-void registerMemoryHandlers(HandlerTable &table);
-void registerMatrixHandlers(HandlerTable &table);
-
-/// A decoded instruction with its handler and parsed modifiers.
-struct Instr {
-  Handler fn = nullptr;
-  uint64_t pc = 0;
-  uint8_t size = 4;
   InstrClass cls = InstrClass::Other;
-  uint8_t numOps = 0;
-  uint8_t numDsts = 1;
-  uint32_t sub = 0;
-  Operand ops[8];
-  // Memory modifiers.
-  int32_t offset = 0;
-  uint8_t offset0 = 0, offset1 = 0;
-  bool sc0 = false, sc1 = false, nt = false, lds = false, offen = false,
-       idxen = false, gds = false;
-  // VOP3/VOP3P modifiers.
-  bool clamp = false;
-  uint8_t omod = 0; ///< 0 none, 1 *2, 2 *4, 3 /2.
-  uint8_t opSel = 0, opSelHi = 0xf, negLo = 0, negHi = 0;
-  uint8_t opSelCount = 0; ///< Elements of the printed op_sel list.
-  // DPP.
-  bool dpp = false, boundCtrl = false;
-  uint16_t dppCtrl = 0;
-  uint8_t rowMask = 0xf, bankMask = 0xf;
-  // SDWA (selectors: 0-3 byte, 4-5 word, 6 dword).
-  bool sdwa = false;
-  uint8_t dstSel = 6, dstUnused = 0, src0Sel = 6, src1Sel = 6;
-  // MFMA.
-  uint8_t cbsz = 0, abid = 0, blgp = 0;
-  /// gfx950 v_bitop3: truth table indexed by (S0 << 2) | (S1 << 1) | S2.
-  uint8_t bitop3 = 0;
-  const MfmaInstr *mfma = nullptr;
-  /// SOPP/SOPK immediate (branch offset, priority, ...).
-  int64_t simm = 0;
-  /// s_waitcnt: the counter limits its printed form names.
-  WaitLimits wait;
-  uint32_t encoding[3] = {0, 0, 0};
-  std::string mnemonic; ///< Without _e32/_e64/_dpp/_sdwa.
-  std::string text;     ///< As the disassembler printed it.
-  std::string decodeError;
-
-  std::string describe() const;
 };
+
+/// One line of a .def file as the emulator sees it: the semantics of the
+/// instruction `mnemonic`.
+struct Binding {
+  const char *mnemonic;
+  Handler fn;
+};
+llvm::ArrayRef<Binding> scalarBindings();
+llvm::ArrayRef<Binding> vectorBindings();
+llvm::ArrayRef<Binding> matrixBindings();
+llvm::ArrayRef<Binding> memoryBindings();
+
+/// The semantics of every listed instruction, by InstrDesc::index.
+llvm::ArrayRef<Handler> handlerTable();
 
 /// All instructions of a code object's executable segments, decoded once at
 /// load time and indexed by address.
@@ -148,24 +88,6 @@ private:
   std::vector<Instr> instrs;
   std::vector<int32_t> byWord;
 };
-
-/// Decodes the instruction text LLVM printed into `instr` (exposed for unit
-/// tests of the parser). `decodedImms` are the immediate operands of the
-/// MCInst the text was printed from, in order; inline float constants take
-/// their bit patterns from them, which carry each operand's width and type.
-/// Without them a constant is encoded by the handler's ConstType.
-llvm::Error parseInstructionText(llvm::StringRef text, Instr &instr,
-                                 llvm::ArrayRef<int64_t> decodedImms = {});
-
-/// s_branch and s_cbranch_*: SOPP branches whose immediate is a signed
-/// dword offset from the next instruction.
-inline bool isDirectBranch(llvm::StringRef mnemonic) {
-  return mnemonic == "s_branch" || mnemonic.starts_with("s_cbranch_");
-}
-/// Where the direct branch `in` goes when taken.
-inline uint64_t branchTarget(const Instr &in) {
-  return in.pc + 4 + int64_t(int16_t(uint16_t(in.simm))) * 4;
-}
 
 struct LaunchState;
 struct Workgroup;
@@ -188,6 +110,8 @@ struct Wave {
   uint32_t v[kNumVgprs][kWaveSize];
   uint32_t s[kNumSgprs];
   bool scc = false;
+  /// VGPR indexing mode (s_set_gpr_idx_on/off) is on.
+  bool gprIndexing = false;
   uint64_t pc = 0;
   enum State : uint8_t { Running, AtBarrier, Ended, Faulted } state = Running;
   unsigned id = 0;
@@ -216,6 +140,10 @@ struct Wave {
   void setVcc(uint64_t m) {
     s[kVccLo] = uint32_t(m);
     s[kVccLo + 1] = uint32_t(m >> 32);
+  }
+  /// src_vccz, src_execz, src_scc (in that order).
+  uint32_t condition(unsigned which) const {
+    return which == 0 ? vcc() == 0 : which == 1 ? exec() == 0 : scc;
   }
   uint64_t sgpr64(unsigned reg) const {
     return s[reg] | (uint64_t(s[reg + 1]) << 32);
@@ -340,6 +268,8 @@ inline uint32_t readScalar(const Wave &w, const Operand &op,
     return w.s[(op.reg + word) & (kNumSgprs - 1)];
   if (op.kind == OpKind::Imm)
     return uint32_t(op.imm >> (32 * word));
+  if (op.kind == OpKind::Cond && word == 0)
+    return w.condition(op.reg);
   return 0;
 }
 inline uint64_t readScalar64(const Wave &w, const Operand &op) {

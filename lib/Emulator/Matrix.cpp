@@ -339,24 +339,10 @@ static void vAccvgprCopy(Wave &w, const Instr &in) {
   forEachLane(w.exec(), [&](unsigned l) { dst[l] = src[l]; });
 }
 
-void hk::emu::registerMatrixHandlers(HandlerTable &t) {
-  HandlerEntry copy;
-  copy.fn = vAccvgprCopy;
-  copy.cls = InstrClass::Valu;
-  t["v_accvgpr_read_b32"] = copy;
-  t["v_accvgpr_write_b32"] = copy;
-  t["v_accvgpr_mov_b32"] = copy;
-  t["v_accvgpr_read"] = copy;
-  t["v_accvgpr_write"] = copy;
-  HandlerEntry mfma;
-  mfma.fn = vMfma;
-  mfma.cls = InstrClass::Mfma;
-  for (const ChipInfo &chip : ChipInfo::all())
-    for (const MfmaInstr &instr : chip.mfmaInstrs) {
-      t[instr.mnemonic] = mfma;
-      // gfx950's unscaled spelling of the f8f6f4 instructions.
-      if (instr.scaled)
-        t[llvm::StringRef(instr.mnemonic).str().replace(0, 12, "v_mfma")] =
-            mfma;
-    }
+llvm::ArrayRef<Binding> hk::emu::matrixBindings() {
+  static const Binding bindings[] = {
+#define HK_MAI(name, unit, dsts, sem) {#name, sem},
+#include "hk/ISA/Instructions/MAI.def"
+  };
+  return bindings;
 }

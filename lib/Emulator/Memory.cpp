@@ -9,21 +9,20 @@
 using namespace hk;
 using namespace hk::emu;
 
-// Sub-selectors of memory handlers.
-enum MemKind : uint32_t {
-  // Width in bytes in bits 0-7.
-  kSigned = 1u << 8, ///< Sign-extend sub-dword loads.
-  kD16 = 1u << 9,    ///< Load/store the low 16 bits of the VGPR.
-  kD16Hi = 1u << 10, ///< Load/store the high 16 bits of the VGPR.
-  kStride64 = 1u << 11,
-  kFlat = 1u << 12, ///< flat_*: the address may fall in the LDS aperture.
-};
+using isa::AtomicOp;
+using isa::Extend;
+using isa::MemoryDesc;
+
+static const MemoryDesc &memOf(const Instr &in) { return in.desc->mem; }
+static bool isFlat(const Instr &in) {
+  return memOf(in).space == isa::Space::Flat;
+}
 
 /// For flat instructions, the scratch offset a flat address maps to, if it
 /// lies in the private aperture.
 static std::optional<uint32_t> flatScratchAddress(const Instr &in,
                                                   uint64_t address) {
-  if (!(in.sub & kFlat) || (address >> 32) != (kPrivateAperture >> 32))
+  if (!isFlat(in) || (address >> 32) != (kPrivateAperture >> 32))
     return std::nullopt;
   return uint32_t(address);
 }
@@ -32,16 +31,14 @@ static std::optional<uint32_t> flatScratchAddress(const Instr &in,
 /// in the shared aperture.
 static std::optional<uint32_t> flatLdsAddress(const Instr &in,
                                               uint64_t address) {
-  if (!(in.sub & kFlat) || (address >> 32) != (kSharedAperture >> 32))
+  if (!isFlat(in) || (address >> 32) != (kSharedAperture >> 32))
     return std::nullopt;
   return uint32_t(address);
 }
 
-static unsigned widthOf(uint32_t sub) { return sub & 0xff; }
-
 /// Writes `bytes` loaded bytes into the destination VGPRs of one lane.
 static void writeLoaded(Wave &w, const Operand &dst, unsigned lane,
-                        const uint8_t *data, unsigned bytes, uint32_t sub) {
+                        const uint8_t *data, unsigned bytes, Extend extend) {
   if (bytes >= 4) {
     for (unsigned i = 0; i < bytes / 4; ++i)
       std::memcpy(&w.v[vgprIndex(dst, i)][lane], data + 4 * i, 4);
@@ -49,25 +46,25 @@ static void writeLoaded(Wave &w, const Operand &dst, unsigned lane,
   }
   uint32_t value = 0;
   std::memcpy(&value, data, bytes);
-  if (sub & kSigned)
+  if (isa::isSignExtending(extend))
     value = bytes == 1 ? uint32_t(int32_t(int8_t(value)))
                        : uint32_t(int32_t(int16_t(value)));
   uint32_t &reg = w.v[vgprIndex(dst, 0)][lane];
-  if (sub & kD16Hi)
-    reg = (reg & 0xffffu) | (value << 16);
-  else if (sub & kD16)
-    reg = (reg & 0xffff0000u) | (value & 0xffffu);
-  else
+  if (!isa::isD16(extend))
     reg = value;
+  else if (isa::isD16High(extend))
+    reg = (reg & 0xffffu) | (value << 16);
+  else
+    reg = (reg & 0xffff0000u) | (value & 0xffffu);
 }
 
 /// Reads the `bytes` to store from the data VGPRs of one lane.
 static void readStored(const Wave &w, const Operand &data, unsigned lane,
-                       uint8_t *out, unsigned bytes, uint32_t sub) {
+                       uint8_t *out, unsigned bytes, Extend extend) {
   uint32_t words[4] = {0, 0, 0, 0};
   for (unsigned i = 0; i < std::max(1u, bytes / 4) && i < 4; ++i)
     words[i] = w.v[vgprIndex(data, i)][lane];
-  if (sub & kD16Hi)
+  if (isa::isD16High(extend))
     words[0] >>= 16;
   std::memcpy(out, words, bytes);
 }
@@ -95,7 +92,7 @@ static void ldsBookkeeping(Wave &w, const Instr &in, PendingOp *op,
 
 /// ds_read_* vdst, vaddr offset:N
 static void dsRead(Wave &w, const Instr &in) {
-  unsigned bytes = widthOf(in.sub);
+  unsigned bytes = memOf(in).bytes;
   const Operand &dst = in.ops[0];
   uint32_t tmp;
   SrcView addr = viewOf(w, in.ops[1], 0, tmp);
@@ -108,7 +105,7 @@ static void dsRead(Wave &w, const Instr &in) {
     ldsBookkeeping(w, in, op, a, bytes, false, int(l));
     const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false);
     uint8_t zero[16] = {};
-    writeLoaded(w, dst, l, src ? src : zero, bytes, in.sub);
+    writeLoaded(w, dst, l, src ? src : zero, bytes, memOf(in).extend);
   });
   countLdsBankConflicts(w, in, addresses, nullptr, exec, bytes, false);
   w.wg->counters.ldsReadBytes += uint64_t(__builtin_popcountll(exec)) * bytes;
@@ -118,7 +115,7 @@ static void dsRead(Wave &w, const Instr &in) {
 
 /// ds_write_* vaddr, vdata offset:N
 static void dsWrite(Wave &w, const Instr &in) {
-  unsigned bytes = widthOf(in.sub);
+  unsigned bytes = memOf(in).bytes;
   uint32_t tmp;
   SrcView addr = viewOf(w, in.ops[0], 0, tmp);
   uint64_t exec = w.exec();
@@ -130,7 +127,7 @@ static void dsWrite(Wave &w, const Instr &in) {
     ldsBookkeeping(w, in, op, a, bytes, true, int(l));
     uint8_t *dst = ldsAccess(w, in, a, bytes, int(l), true);
     if (dst)
-      readStored(w, in.ops[1], l, dst, bytes, in.sub);
+      readStored(w, in.ops[1], l, dst, bytes, memOf(in).extend);
   });
   countLdsBankConflicts(w, in, addresses, nullptr, exec, bytes, true);
   w.wg->counters.ldsWriteBytes += uint64_t(__builtin_popcountll(exec)) * bytes;
@@ -138,8 +135,8 @@ static void dsWrite(Wave &w, const Instr &in) {
 
 /// ds_read2[st64]_b32/b64 vdst, vaddr offset0:A offset1:B
 static void dsRead2(Wave &w, const Instr &in) {
-  unsigned bytes = widthOf(in.sub);
-  unsigned scale = bytes * ((in.sub & kStride64) ? 64 : 1);
+  unsigned bytes = memOf(in).bytes;
+  unsigned scale = bytes * (memOf(in).stride64 ? 64 : 1);
   const Operand &dst = in.ops[0];
   uint32_t tmp;
   SrcView addr = viewOf(w, in.ops[1], 0, tmp);
@@ -171,8 +168,8 @@ static void dsRead2(Wave &w, const Instr &in) {
 
 /// ds_write2[st64]_b32/b64 vaddr, vdata0, vdata1 offset0:A offset1:B
 static void dsWrite2(Wave &w, const Instr &in) {
-  unsigned bytes = widthOf(in.sub);
-  unsigned scale = bytes * ((in.sub & kStride64) ? 64 : 1);
+  unsigned bytes = memOf(in).bytes;
+  unsigned scale = bytes * (memOf(in).stride64 ? 64 : 1);
   uint32_t tmp;
   SrcView addr = viewOf(w, in.ops[0], 0, tmp);
   uint64_t exec = w.exec();
@@ -186,7 +183,7 @@ static void dsWrite2(Wave &w, const Instr &in) {
       ldsBookkeeping(w, in, op, a, bytes, true, int(l));
       uint8_t *dst = ldsAccess(w, in, a, bytes, int(l), true);
       if (dst)
-        readStored(w, in.ops[1 + half], l, dst, bytes, 0);
+        readStored(w, in.ops[1 + half], l, dst, bytes, Extend::Zero);
     }
   });
   countLdsBankConflicts(w, in, a0, a1, exec, bytes, true);
@@ -194,72 +191,85 @@ static void dsWrite2(Wave &w, const Instr &in) {
       uint64_t(__builtin_popcountll(exec)) * bytes * 2;
 }
 
-enum AtomicOp : uint32_t {
-  AAdd,
-  ASub,
-  AMinI,
-  AMaxI,
-  AMinU,
-  AMaxU,
-  AAnd,
-  AOr,
-  AXor,
-  ASwap,
-  AInc,
-  ADec,
-  ACmpSwap,
-  AAddF32,
-  AMinF32,
-  AMaxF32,
-};
-
-static uint32_t applyAtomic(uint32_t op, uint32_t old, uint32_t data,
-                            uint32_t compare) {
+/// The new memory value of an atomic `op` on `old` with `data` (and, for
+/// compare-and-swap, `compare`), on 32- or 64-bit words.
+template <typename T>
+static T applyAtomic(AtomicOp op, T old, T data, T compare) {
+  using S = std::make_signed_t<T>;
   switch (op) {
-  case AAdd:
+  case AtomicOp::Add:
     return old + data;
-  case ASub:
+  case AtomicOp::Sub:
     return old - data;
-  case AMinI:
-    return uint32_t(std::min(int32_t(old), int32_t(data)));
-  case AMaxI:
-    return uint32_t(std::max(int32_t(old), int32_t(data)));
-  case AMinU:
+  case AtomicOp::SMin:
+    return T(std::min(S(old), S(data)));
+  case AtomicOp::SMax:
+    return T(std::max(S(old), S(data)));
+  case AtomicOp::UMin:
     return std::min(old, data);
-  case AMaxU:
+  case AtomicOp::UMax:
     return std::max(old, data);
-  case AAnd:
+  case AtomicOp::And:
     return old & data;
-  case AOr:
+  case AtomicOp::Or:
     return old | data;
-  case AXor:
+  case AtomicOp::Xor:
     return old ^ data;
-  case ASwap:
+  case AtomicOp::Swap:
     return data;
-  case AInc:
+  case AtomicOp::Inc:
     return old >= data ? 0 : old + 1;
-  case ADec:
+  case AtomicOp::Dec:
     return (old == 0 || old > data) ? data : old - 1;
-  case ACmpSwap:
+  case AtomicOp::CmpSwap:
     return old == compare ? data : old;
-  case AAddF32:
-    return f32ToBits(bitsToF32(old) + bitsToF32(data));
-  case AMinF32: {
-    float a = bitsToF32(old), b = bitsToF32(data);
-    return f32ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b));
+  default:
+    break;
   }
-  case AMaxF32: {
+  if constexpr (sizeof(T) == 4) {
     float a = bitsToF32(old), b = bitsToF32(data);
-    return f32ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b));
-  }
+    switch (op) {
+    case AtomicOp::AddF32:
+      return f32ToBits(a + b);
+    case AtomicOp::MinF32:
+      return f32ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b));
+    case AtomicOp::MaxF32:
+      return f32ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b));
+    case AtomicOp::PkAddF16:
+      return uint32_t(
+                 f32ToF16(f16ToF32(uint16_t(old)) + f16ToF32(uint16_t(data)))) |
+             (uint32_t(f32ToF16(f16ToF32(uint16_t(old >> 16)) +
+                                f16ToF32(uint16_t(data >> 16))))
+              << 16);
+    case AtomicOp::PkAddBf16:
+      return uint32_t(f32ToBf16(bf16ToF32(uint16_t(old)) +
+                                bf16ToF32(uint16_t(data)))) |
+             (uint32_t(f32ToBf16(bf16ToF32(uint16_t(old >> 16)) +
+                                 bf16ToF32(uint16_t(data >> 16))))
+              << 16);
+    default:
+      break;
+    }
+  } else {
+    double a = bitsToF64(old), b = bitsToF64(data);
+    switch (op) {
+    case AtomicOp::AddF64:
+      return f64ToBits(a + b);
+    case AtomicOp::MinF64:
+      return f64ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmin(a, b));
+    case AtomicOp::MaxF64:
+      return f64ToBits(std::isnan(a) ? b : std::isnan(b) ? a : std::fmax(a, b));
+    default:
+      break;
+    }
   }
   return old;
 }
 
 /// ds_<op>[_rtn]_{u32,f32,b32}: [vdst,] vaddr, vdata [, vdata1]
 static void dsAtomic(Wave &w, const Instr &in) {
-  bool returns = in.sub & 0x100;
-  uint32_t op = in.sub & 0xff;
+  bool returns = memOf(in).returnsData;
+  AtomicOp op = memOf(in).atomic;
   unsigned base = returns ? 1 : 0;
   uint32_t t[3] = {0, 0, 0};
   SrcView addr = viewOf(w, in.ops[base], 0, t[0]);
@@ -278,8 +288,9 @@ static void dsAtomic(Wave &w, const Instr &in) {
     if (p) {
       std::memcpy(&old, p, 4);
       // ds_cmpst: data0 is the compare value, data1 the new value.
-      uint32_t value = op == ACmpSwap ? applyAtomic(op, old, data1[l], data0[l])
-                                      : applyAtomic(op, old, data0[l], 0);
+      uint32_t value = op == AtomicOp::CmpSwap
+                           ? applyAtomic<uint32_t>(op, old, data1[l], data0[l])
+                           : applyAtomic<uint32_t>(op, old, data0[l], 0);
       std::memcpy(p, &value, 4);
     }
     if (returns)
@@ -295,8 +306,8 @@ static void dsAtomic(Wave &w, const Instr &in) {
 
 /// ds_bpermute_b32 vdst, vaddr, vdata: lane L reads vdata of lane addr/4.
 /// ds_permute_b32: lane L writes its vdata to lane addr/4.
-static void dsPermute(Wave &w, const Instr &in) {
-  bool backward = in.sub;
+template <bool Backward> static void dsPermute(Wave &w, const Instr &in) {
+  constexpr bool backward = Backward;
   uint32_t t[2];
   SrcView addr = viewOf(w, in.ops[1], 0, t[0]);
   SrcView data = viewOf(w, in.ops[2], 0, t[1]);
@@ -344,8 +355,8 @@ static void dsSwizzle(Wave &w, const Instr &in) {
 /// rows are 16 elements wide; lane c receives column c. See docs/emulator.md
 /// for the assumption behind this element order.
 static void dsReadTranspose(Wave &w, const Instr &in) {
-  unsigned bytes = widthOf(in.sub);
-  unsigned bits = (in.sub >> 16) & 0xff;
+  unsigned bytes = memOf(in).bytes;
+  unsigned bits = memOf(in).transposeBits;
   unsigned perLane = bytes * 8 / bits; // Elements each lane loads.
   unsigned lanesPerRow = 16 / perLane; // Lanes whose data make one row.
   const Operand &dst = in.ops[0];
@@ -497,7 +508,7 @@ static bool componentInRange(const VmemAddress &a, uint64_t componentOffset,
 }
 
 static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
-  unsigned bytes = widthOf(in.sub);
+  unsigned bytes = memOf(in).bytes;
   VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, false, false);
   VmemAddress addrs[kWaveSize];
   computeAddresses(w, in, buffer, L, addrs);
@@ -510,14 +521,14 @@ static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
       if (const uint8_t *src = ldsAccess(w, in, *lds, bytes, int(l), false))
         std::memcpy(data, src, bytes);
       noteLdsAccess(w, in.pc, *lds, bytes, false, int(l));
-      writeLoaded(w, dst, l, data, bytes, in.sub);
+      writeLoaded(w, dst, l, data, bytes, memOf(in).extend);
       return;
     }
     if (std::optional<uint32_t> priv =
             flatScratchAddress(in, addrs[l].address)) {
       if (const uint8_t *src = scratchAccess(w, in, *priv, bytes, l, false))
         std::memcpy(data, src, bytes);
-      writeLoaded(w, dst, l, data, bytes, in.sub);
+      writeLoaded(w, dst, l, data, bytes, memOf(in).extend);
       return;
     }
     for (unsigned c = 0; c < bytes; c += component) {
@@ -527,7 +538,7 @@ static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
                                             component, int(l), false))
         std::memcpy(data + c, src, component);
     }
-    writeLoaded(w, dst, l, data, bytes, in.sub);
+    writeLoaded(w, dst, l, data, bytes, memOf(in).extend);
   });
   w.wg->counters.globalReadBytes +=
       uint64_t(__builtin_popcountll(exec)) * bytes;
@@ -538,7 +549,7 @@ static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
 /// buffer_load_* ... lds / global_load_lds_*: each lane's data goes to
 /// LDS[M0 + instOffset + lane * max(size, 4)], not to VGPRs.
 static void vmemLoadToLds(Wave &w, const Instr &in, bool buffer) {
-  unsigned bytes = widthOf(in.sub);
+  unsigned bytes = memOf(in).bytes;
   if (!w.wg->launch->chip->supportsDirectToLds(bytes)) {
     w.fault(in, "direct-to-LDS loads of " + llvm::Twine(bytes) +
                     " bytes per lane do not exist on " +
@@ -576,7 +587,7 @@ static void vmemLoadToLds(Wave &w, const Instr &in, bool buffer) {
 }
 
 static void vmemStore(Wave &w, const Instr &in, bool buffer) {
-  unsigned bytes = widthOf(in.sub);
+  unsigned bytes = memOf(in).bytes;
   VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, true, false);
   VmemAddress addrs[kWaveSize];
   computeAddresses(w, in, buffer, L, addrs);
@@ -585,7 +596,7 @@ static void vmemStore(Wave &w, const Instr &in, bool buffer) {
   unsigned component = bytes >= 4 ? 4 : bytes;
   forEachLane(exec, [&](unsigned l) {
     uint8_t bytesOut[16] = {};
-    readStored(w, data, l, bytesOut, bytes, in.sub);
+    readStored(w, data, l, bytesOut, bytes, memOf(in).extend);
     if (std::optional<uint32_t> lds = flatLdsAddress(in, addrs[l].address)) {
       if (uint8_t *dst = ldsAccess(w, in, *lds, bytes, int(l), true))
         std::memcpy(dst, bytesOut, bytes);
@@ -611,41 +622,12 @@ static void vmemStore(Wave &w, const Instr &in, bool buffer) {
   issueOp(w, in, WaitCounter::Vm);
 }
 
-static uint32_t atomicRmw32(uint32_t *p, uint32_t op, uint32_t data,
-                            uint32_t compare) {
-  uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+/// Applies an atomic to host memory shared with other host threads (other
+/// workgroups run concurrently) and returns the old value.
+template <typename T> static T atomicRmw(T *p, AtomicOp op, T data, T compare) {
+  T old = __atomic_load_n(p, __ATOMIC_RELAXED);
   while (true) {
-    uint32_t value = applyAtomic(op, old, data, compare);
-    if (__atomic_compare_exchange_n(p, &old, value, /*weak=*/true,
-                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      return old;
-  }
-}
-
-static uint64_t atomicRmw64(uint64_t *p, uint32_t op, uint64_t data,
-                            uint64_t compare) {
-  uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (true) {
-    uint64_t value;
-    switch (op) {
-    case AAdd:
-      value = old + data;
-      break;
-    case ACmpSwap:
-      value = old == compare ? data : old;
-      break;
-    case ASwap:
-      value = data;
-      break;
-    case AMaxU:
-      value = std::max(old, data);
-      break;
-    case AMinU:
-      value = std::min(old, data);
-      break;
-    default:
-      value = old;
-    }
+    T value = applyAtomic<T>(op, old, data, compare);
     if (__atomic_compare_exchange_n(p, &old, value, /*weak=*/true,
                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
       return old;
@@ -655,9 +637,9 @@ static uint64_t atomicRmw64(uint64_t *p, uint32_t op, uint64_t data,
 /// global_atomic_* / buffer_atomic_*; sc0 returns the old value. cmpswap
 /// data is {new, compare}.
 static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
-  bool wide = in.sub & 0x100;
-  uint32_t op = in.sub & 0xff;
-  unsigned bytes = wide ? 8 : 4;
+  AtomicOp op = memOf(in).atomic;
+  unsigned bytes = memOf(in).bytes;
+  bool wide = bytes == 8;
   VmemLayout L = buffer ? bufferLayout(in) : globalLayout(in, false, true);
   VmemAddress addrs[kWaveSize];
   computeAddresses(w, in, buffer, L, addrs);
@@ -676,16 +658,19 @@ static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
     uint64_t old;
     if (!wide) {
       uint32_t value = w.v[vgprIndex(data, 0)][l];
-      uint32_t compare = op == ACmpSwap ? w.v[vgprIndex(data, 1)][l] : 0;
-      old = atomicRmw32(reinterpret_cast<uint32_t *>(p), op, value, compare);
+      uint32_t compare =
+          op == AtomicOp::CmpSwap ? w.v[vgprIndex(data, 1)][l] : 0;
+      old = atomicRmw<uint32_t>(reinterpret_cast<uint32_t *>(p), op, value,
+                                compare);
     } else {
       uint64_t value = w.v[vgprIndex(data, 0)][l] |
                        (uint64_t(w.v[vgprIndex(data, 1)][l]) << 32);
-      uint64_t compare = op == ACmpSwap
+      uint64_t compare = op == AtomicOp::CmpSwap
                              ? (w.v[vgprIndex(data, 2)][l] |
                                 (uint64_t(w.v[vgprIndex(data, 3)][l]) << 32))
                              : 0;
-      old = atomicRmw64(reinterpret_cast<uint64_t *>(p), op, value, compare);
+      old = atomicRmw<uint64_t>(reinterpret_cast<uint64_t *>(p), op, value,
+                                compare);
     }
     if (in.sc0)
       for (unsigned i = 0; i < words; ++i)
@@ -703,7 +688,7 @@ static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
 /// vaddr|off, vdata, saddr|off: the address is an offset into each lane's
 /// private memory.
 static void scratchAccessAll(Wave &w, const Instr &in, bool store) {
-  unsigned bytes = widthOf(in.sub);
+  unsigned bytes = memOf(in).bytes;
   const Operand &data = in.ops[store ? 1 : 0];
   const Operand &vaddr = in.ops[store ? 0 : 1];
   const Operand &saddr = in.ops[2];
@@ -717,11 +702,11 @@ static void scratchAccessAll(Wave &w, const Instr &in, bool store) {
     uint8_t *p = scratchAccess(w, in, address, bytes, l, store);
     if (store) {
       if (p)
-        readStored(w, data, l, p, bytes, in.sub);
+        readStored(w, data, l, p, bytes, memOf(in).extend);
       return;
     }
     uint8_t zero[16] = {};
-    writeLoaded(w, data, l, p ? p : zero, bytes, in.sub);
+    writeLoaded(w, data, l, p ? p : zero, bytes, memOf(in).extend);
   });
   PendingOp *op = issueOp(w, in, WaitCounter::Vm);
   if (op && !store)
@@ -748,172 +733,30 @@ static void globalLoadLds(Wave &w, const Instr &in) {
 }
 static void vmemNop(Wave &, const Instr &) {}
 
-void hk::emu::registerMemoryHandlers(HandlerTable &t) {
-  auto add = [&](llvm::StringRef name, Handler fn, InstrClass cls, uint32_t sub,
-                 uint8_t numDsts) {
-    HandlerEntry e;
-    e.fn = fn;
-    e.cls = cls;
-    e.sub = sub;
-    e.numDsts = numDsts;
-    t[name] = e;
+llvm::ArrayRef<Binding> hk::emu::memoryBindings() {
+  static const Binding bindings[] = {
+#define HK_DS_LOAD(name, bytes, extend) {#name, dsRead},
+#define HK_DS_STORE(name, bytes, extend) {#name, dsWrite},
+#define HK_DS_LOAD2(name, bytes, stride64) {#name, dsRead2},
+#define HK_DS_STORE2(name, bytes, stride64) {#name, dsWrite2},
+#define HK_DS_ATOMIC(name, op, bytes, returns) {#name, dsAtomic},
+#define HK_DS_TRANSPOSE(name, bytes, bits) {#name, dsReadTranspose},
+#define HK_DS(name, dsts, sem) {#name, sem},
+#define HK_MUBUF_LOAD(name, bytes, extend) {#name, bufferLoad},
+#define HK_MUBUF_STORE(name, bytes, extend) {#name, bufferStore},
+#define HK_MUBUF_ATOMIC(name, op, bytes) {#name, bufferAtomic},
+#define HK_MUBUF(name, unit, sem) {#name, sem},
+#define HK_FLAT_LOAD(name, family, bytes, extend)                              \
+  {#name,                                                                      \
+   isa::Family::family == isa::Family::SCRATCH ? scratchLoad : globalLoad},
+#define HK_FLAT_STORE(name, family, bytes, extend)                             \
+  {#name,                                                                      \
+   isa::Family::family == isa::Family::SCRATCH ? scratchStore : globalStore},
+#define HK_FLAT_ATOMIC(name, family, op, bytes) {#name, globalAtomic},
+#define HK_GLOBAL_LOAD_LDS(name, bytes) {#name, globalLoadLds},
+#include "hk/ISA/Instructions/DS.def"
+#include "hk/ISA/Instructions/FLAT.def"
+#include "hk/ISA/Instructions/MUBUF.def"
   };
-  struct Width {
-    const char *suffix;
-    uint32_t sub;
-  };
-  static const Width loads[] = {
-      {"ubyte", 1},
-      {"sbyte", 1 | kSigned},
-      {"ushort", 2},
-      {"sshort", 2 | kSigned},
-      {"dword", 4},
-      {"dwordx2", 8},
-      {"dwordx3", 12},
-      {"dwordx4", 16},
-      {"ubyte_d16", 1 | kD16},
-      {"ubyte_d16_hi", 1 | kD16Hi},
-      {"sbyte_d16", 1 | kSigned | kD16},
-      {"sbyte_d16_hi", 1 | kSigned | kD16Hi},
-      {"short_d16", 2 | kD16},
-      {"short_d16_hi", 2 | kD16Hi},
-  };
-  static const Width stores[] = {
-      {"byte", 1},     {"byte_d16_hi", 1 | kD16Hi},
-      {"short", 2},    {"short_d16_hi", 2 | kD16Hi},
-      {"dword", 4},    {"dwordx2", 8},
-      {"dwordx3", 12}, {"dwordx4", 16},
-  };
-  for (const Width &wd : loads) {
-    add(std::string("global_load_") + wd.suffix, globalLoad, InstrClass::Vmem,
-        wd.sub, 1);
-    add(std::string("flat_load_") + wd.suffix, globalLoad, InstrClass::Vmem,
-        wd.sub | kFlat, 1);
-    add(std::string("buffer_load_") + wd.suffix, bufferLoad, InstrClass::Vmem,
-        wd.sub, 1);
-    add(std::string("scratch_load_") + wd.suffix, scratchLoad, InstrClass::Vmem,
-        wd.sub, 1);
-  }
-  for (const Width &wd : stores) {
-    add(std::string("global_store_") + wd.suffix, globalStore, InstrClass::Vmem,
-        wd.sub, 0);
-    add(std::string("flat_store_") + wd.suffix, globalStore, InstrClass::Vmem,
-        wd.sub | kFlat, 0);
-    add(std::string("buffer_store_") + wd.suffix, bufferStore, InstrClass::Vmem,
-        wd.sub, 0);
-    add(std::string("scratch_store_") + wd.suffix, scratchStore,
-        InstrClass::Vmem, wd.sub, 0);
-  }
-  for (auto [suffix, bytes] : {std::pair{"ubyte", 1u},
-                               {"sbyte", 1u},
-                               {"ushort", 2u},
-                               {"sshort", 2u},
-                               {"dword", 4u},
-                               {"dwordx3", 12u},
-                               {"dwordx4", 16u}})
-    add(std::string("global_load_lds_") + suffix, globalLoadLds,
-        InstrClass::Vmem, bytes, 0);
-  add("buffer_wbl2", vmemNop, InstrClass::Vmem, 0, 0);
-  add("buffer_inv", vmemNop, InstrClass::Vmem, 0, 0);
-  add("buffer_wbinvl1", vmemNop, InstrClass::Vmem, 0, 0);
-  add("buffer_wbinvl1_vol", vmemNop, InstrClass::Vmem, 0, 0);
-
-  struct Atomic {
-    const char *name;
-    uint32_t op;
-  };
-  static const Atomic atomics[] = {
-      {"add", AAdd},         {"sub", ASub},        {"smin", AMinI},
-      {"smax", AMaxI},       {"umin", AMinU},      {"umax", AMaxU},
-      {"and", AAnd},         {"or", AOr},          {"xor", AXor},
-      {"swap", ASwap},       {"inc", AInc},        {"dec", ADec},
-      {"cmpswap", ACmpSwap}, {"add_f32", AAddF32},
-  };
-  for (const Atomic &a : atomics) {
-    // Returning forms have their destination first (global) or reuse vdata
-    // (buffer); the sanitizer treats the leading operand as a source since
-    // the non-returning form reads it.
-    add(std::string("global_atomic_") + a.name, globalAtomic, InstrClass::Vmem,
-        a.op, 0);
-    add(std::string("flat_atomic_") + a.name, globalAtomic, InstrClass::Vmem,
-        a.op, 0);
-    add(std::string("buffer_atomic_") + a.name, bufferAtomic, InstrClass::Vmem,
-        a.op, 0);
-    if (a.op <= ACmpSwap) {
-      add(std::string("global_atomic_") + a.name + "_x2", globalAtomic,
-          InstrClass::Vmem, a.op | 0x100, 0);
-      add(std::string("buffer_atomic_") + a.name + "_x2", bufferAtomic,
-          InstrClass::Vmem, a.op | 0x100, 0);
-    }
-  }
-
-  // LDS.
-  static const Width dsLoads[] = {
-      {"u8", 1},
-      {"i8", 1 | kSigned},
-      {"u16", 2},
-      {"i16", 2 | kSigned},
-      {"b32", 4},
-      {"b64", 8},
-      {"b96", 12},
-      {"b128", 16},
-      {"u8_d16", 1 | kD16},
-      {"u8_d16_hi", 1 | kD16Hi},
-      {"i8_d16", 1 | kSigned | kD16},
-      {"i8_d16_hi", 1 | kSigned | kD16Hi},
-      {"u16_d16", 2 | kD16},
-      {"u16_d16_hi", 2 | kD16Hi},
-  };
-  for (const Width &wd : dsLoads)
-    add(std::string("ds_read_") + wd.suffix, dsRead, InstrClass::Lds, wd.sub,
-        1);
-  static const Width dsStores[] = {
-      {"b8", 1},
-      {"b16", 2},
-      {"b32", 4},
-      {"b64", 8},
-      {"b96", 12},
-      {"b128", 16},
-      {"b8_d16_hi", 1 | kD16Hi},
-      {"b16_d16_hi", 2 | kD16Hi},
-  };
-  for (const Width &wd : dsStores)
-    add(std::string("ds_write_") + wd.suffix, dsWrite, InstrClass::Lds, wd.sub,
-        0);
-  add("ds_read2_b32", dsRead2, InstrClass::Lds, 4, 1);
-  add("ds_read2_b64", dsRead2, InstrClass::Lds, 8, 1);
-  add("ds_read2st64_b32", dsRead2, InstrClass::Lds, 4 | kStride64, 1);
-  add("ds_read2st64_b64", dsRead2, InstrClass::Lds, 8 | kStride64, 1);
-  add("ds_write2_b32", dsWrite2, InstrClass::Lds, 4, 0);
-  add("ds_write2_b64", dsWrite2, InstrClass::Lds, 8, 0);
-  add("ds_write2st64_b32", dsWrite2, InstrClass::Lds, 4 | kStride64, 0);
-  add("ds_write2st64_b64", dsWrite2, InstrClass::Lds, 8 | kStride64, 0);
-  add("ds_bpermute_b32", dsPermute, InstrClass::Lds, 1, 1);
-  add("ds_permute_b32", dsPermute, InstrClass::Lds, 0, 1);
-  add("ds_swizzle_b32", dsSwizzle, InstrClass::Lds, 0, 1);
-  add("ds_read_b64_tr_b16", dsReadTranspose, InstrClass::Lds, 8 | (16 << 16),
-      1);
-  add("ds_read_b64_tr_b8", dsReadTranspose, InstrClass::Lds, 8 | (8 << 16), 1);
-  add("ds_read_b64_tr_b4", dsReadTranspose, InstrClass::Lds, 8 | (4 << 16), 1);
-  add("ds_read_b96_tr_b6", dsReadTranspose, InstrClass::Lds, 12 | (6 << 16), 1);
-  static const Atomic dsAtomics[] = {
-      {"add_u32", AAdd},         {"sub_u32", ASub},    {"min_i32", AMinI},
-      {"max_i32", AMaxI},        {"min_u32", AMinU},   {"max_u32", AMaxU},
-      {"and_b32", AAnd},         {"or_b32", AOr},      {"xor_b32", AXor},
-      {"inc_u32", AInc},         {"dec_u32", ADec},    {"cmpst_b32", ACmpSwap},
-      {"add_f32", AAddF32},      {"min_f32", AMinF32}, {"max_f32", AMaxF32},
-      {"wrxchg_rtn_b32", ASwap},
-  };
-  for (const Atomic &a : dsAtomics) {
-    llvm::StringRef name = a.name;
-    if (name.starts_with("wrxchg")) {
-      add(std::string("ds_") + a.name, dsAtomic, InstrClass::Lds, a.op | 0x100,
-          1);
-      continue;
-    }
-    auto [op, type] = name.split('_');
-    add(std::string("ds_") + a.name, dsAtomic, InstrClass::Lds, a.op, 0);
-    add(("ds_" + op + "_rtn_" + type).str(), dsAtomic, InstrClass::Lds,
-        a.op | 0x100, 1);
-  }
+  return bindings;
 }

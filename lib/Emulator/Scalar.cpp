@@ -76,6 +76,16 @@ template <typename F> static void sop64(Wave &w, const Instr &in, F f) {
     w.scc = (expr);                                                            \
   }
 
+/// A 32-bit result of a 64-bit source.
+#define SOP64TO32(expr, newScc)                                                \
+  [](Wave &w, const Instr &in) {                                               \
+    uint64_t a = readScalar64(w, in.ops[1]);                                   \
+    uint32_t d = uint32_t(expr);                                               \
+    writeSgpr(w, in.ops[0], 0, d);                                             \
+    if (int(newScc) >= 0)                                                      \
+      w.scc = int(newScc);                                                     \
+  }
+
 static bool addOverflows(int32_t a, int32_t b) {
   int32_t r;
   return __builtin_add_overflow(a, b, &r);
@@ -109,6 +119,14 @@ static uint64_t bfeU64(uint64_t a, uint32_t b) {
   return width >= 64 ? v : v & ((1ull << width) - 1);
 }
 
+static uint64_t bfeI64(uint64_t a, uint32_t b) {
+  unsigned width = (b >> 16) & 0x7f;
+  uint64_t v = bfeU64(a, b);
+  if (width > 0 && width < 64)
+    v = uint64_t(int64_t(v << (64 - width)) >> (64 - width));
+  return v;
+}
+
 // Saveexec: sdst = exec; exec = f(src, exec); scc = exec != 0.
 template <typename F> static void saveexec(Wave &w, const Instr &in, F f) {
   uint64_t old = w.exec();
@@ -123,6 +141,59 @@ template <typename F> static void saveexec(Wave &w, const Instr &in, F f) {
   [](Wave &w, const Instr &in) {                                               \
     saveexec(w, in, [](uint64_t s, uint64_t e) { return uint64_t(expr); });    \
   }
+
+/// Wrexec: exec = f(src, exec); sdst = exec; scc = exec != 0.
+#define WREXEC(expr)                                                           \
+  [](Wave &w, const Instr &in) {                                               \
+    uint64_t s = readScalar64(w, in.ops[1]), e = w.exec();                     \
+    uint64_t r = (expr);                                                       \
+    w.setExec(r);                                                              \
+    w.setSgpr64(in.ops[0].reg, r);                                             \
+    w.scc = r != 0;                                                            \
+  }
+
+static void sCmovB32(Wave &w, const Instr &in) {
+  if (w.scc)
+    writeSgpr(w, in.ops[0], 0, readScalar(w, in.ops[1]));
+}
+static void sCmovB64(Wave &w, const Instr &in) {
+  if (w.scc)
+    w.setSgpr64(in.ops[0].reg, readScalar64(w, in.ops[1]));
+}
+template <bool Set> static void sBitset(Wave &w, const Instr &in) {
+  uint32_t bit = 1u << (readScalar(w, in.ops[1]) & 31);
+  uint32_t &d = w.s[in.ops[0].reg & (kNumSgprs - 1)];
+  d = Set ? d | bit : d & ~bit;
+}
+static void sCmovkI32(Wave &w, const Instr &in) {
+  if (w.scc)
+    writeSgpr(w, in.ops[0], 0, int32_t(int16_t(readScalar(w, in.ops[1]))));
+}
+static void sAddkI32(Wave &w, const Instr &in) {
+  int32_t a = int32_t(w.s[in.ops[0].reg]);
+  int32_t b = int16_t(readScalar(w, in.ops[1]));
+  w.scc = addOverflows(a, b);
+  w.s[in.ops[0].reg] = uint32_t(a) + uint32_t(b);
+}
+static void sMulkI32(Wave &w, const Instr &in) {
+  w.s[in.ops[0].reg] *= uint32_t(int32_t(int16_t(readScalar(w, in.ops[1]))));
+}
+
+// VGPR indexing mode (GFX9): M0[7:0] holds the index added to the VGPR
+// numbers of the VALU operands M0[15:12] enables (src0, src1, src2, dst)
+// while the mode is on; see runSlice.
+static void sSetGprIdxOn(Wave &w, const Instr &in) {
+  uint32_t index = readScalar(w, in.ops[0]) & 0xff;
+  w.s[kM0] = (w.s[kM0] & ~0xf0ffu) | index | ((uint32_t(in.simm) & 0xf) << 12);
+  w.gprIndexing = true;
+}
+static void sSetGprIdxOff(Wave &w, const Instr &) { w.gprIndexing = false; }
+static void sSetGprIdxIdx(Wave &w, const Instr &in) {
+  w.s[kM0] = (w.s[kM0] & ~0xffu) | (readScalar(w, in.ops[0]) & 0xff);
+}
+static void sSetGprIdxMode(Wave &w, const Instr &in) {
+  w.s[kM0] = (w.s[kM0] & ~0xf000u) | ((uint32_t(in.simm) & 0xf) << 12);
+}
 
 // The kernel sees device addresses of its code (LaunchState::codeBase).
 static void sGetpc(Wave &w, const Instr &in) {
@@ -144,34 +215,41 @@ static void sSwappc(Wave &w, const Instr &in) {
 // SOPP
 // ------------------------------------------------------------------------------
 
-static void sBranch(Wave &w, const Instr &in) { w.pc = branchTarget(in); }
+static void sBranch(Wave &w, const Instr &in) { w.pc = in.branchTarget(); }
 
-static void sCbranch(Wave &w, const Instr &in) {
+enum class BranchIf {
+  SccZero,
+  SccOne,
+  VccZero,
+  VccNonZero,
+  ExecZero,
+  ExecNonZero
+};
+
+template <BranchIf Condition> static void sCbranch(Wave &w, const Instr &in) {
   bool taken = false;
-  switch (in.sub) {
-  case 0:
+  switch (Condition) {
+  case BranchIf::SccZero:
     taken = !w.scc;
     break;
-  case 1:
+  case BranchIf::SccOne:
     taken = w.scc;
     break;
-  case 2:
+  case BranchIf::VccZero:
     taken = w.vcc() == 0;
     break;
-  case 3:
+  case BranchIf::VccNonZero:
     taken = w.vcc() != 0;
     break;
-  case 4:
+  case BranchIf::ExecZero:
     taken = w.exec() == 0;
     break;
-  case 5:
+  case BranchIf::ExecNonZero:
     taken = w.exec() != 0;
-    break;
-  default:
     break;
   }
   if (taken)
-    w.pc = branchTarget(in);
+    w.pc = in.branchTarget();
 }
 
 static void sEndpgm(Wave &w, const Instr &) { w.state = Wave::Ended; }
@@ -195,6 +273,10 @@ static void sGetreg(Wave &w, const Instr &in) {
   writeSgpr(w, in.ops[0], 0, 0);
 }
 
+/// s_setreg*: the emulator keeps no hardware registers it would change
+/// (modes come from the kernel descriptor).
+static void sSetreg(Wave &, const Instr &) {}
+
 static void sMemtime(Wave &w, const Instr &in) {
   uint64_t t = w.executed;
   writeSgpr(w, in.ops[0], 0, uint32_t(t));
@@ -205,9 +287,10 @@ static void sMemtime(Wave &w, const Instr &in) {
 // ------------------------------------------------------------------------------
 
 /// s_load_dword{,x2,x4,x8,x16} sdst, sbase, offset and s_buffer_load_*.
+template <unsigned Dwords, bool Buffer>
 static void sLoad(Wave &w, const Instr &in) {
-  unsigned dwords = in.sub & 0xff;
-  bool buffer = in.sub & 0x100;
+  constexpr unsigned dwords = Dwords;
+  constexpr bool buffer = Buffer;
   const Operand &dst = in.ops[0];
   uint64_t base = readScalar64(w, in.ops[1]) & 0xffffffffffffull;
   uint64_t offset = 0;
@@ -233,256 +316,20 @@ static void sLoad(Wave &w, const Instr &in) {
     markPendingDst(w, *op, dst, dwords);
 }
 
-static void sDcache(Wave &, const Instr &) {}
-
-void hk::emu::registerScalarHandlers(HandlerTable &t) {
-  auto add = [&](llvm::StringRef name, Handler fn, InstrClass cls,
-                 uint32_t sub = 0, uint8_t numDsts = 1, bool rawImm = false) {
-    HandlerEntry e;
-    e.fn = fn;
-    e.cls = cls;
-    e.sub = sub;
-    e.numDsts = numDsts;
-    e.rawImm = rawImm;
-    t[name] = e;
+llvm::ArrayRef<Binding> hk::emu::scalarBindings() {
+  static const Binding bindings[] = {
+#define HK_SOP1(name, unit, dsts, sem) {#name, sem},
+#define HK_SOP2(name, unit, dsts, sem) {#name, sem},
+#define HK_SOPK(name, unit, dsts, sem) {#name, sem},
+#define HK_SOPC(name, unit, sem) {#name, sem},
+#define HK_SOPP(name, unit, sem) {#name, sem},
+#define HK_SMEM(name, kind, bytes, dsts, sem) {#name, sem},
+#include "hk/ISA/Instructions/SMEM.def"
+#include "hk/ISA/Instructions/SOP1.def"
+#include "hk/ISA/Instructions/SOP2.def"
+#include "hk/ISA/Instructions/SOPC.def"
+#include "hk/ISA/Instructions/SOPK.def"
+#include "hk/ISA/Instructions/SOPP.def"
   };
-  auto salu = [&](llvm::StringRef name, Handler fn, uint8_t numDsts = 1) {
-    add(name, fn, InstrClass::Salu, 0, numDsts);
-  };
-
-  // SOP2 32-bit.
-  salu("s_add_u32", SOP32(a + b, (uint64_t(a) + b) >> 32));
-  salu("s_sub_u32", SOP32(a - b, b > a));
-  salu("s_add_i32", SOP32(a + b, addOverflows(a, b)));
-  salu("s_sub_i32", SOP32(a - b, subOverflows(a, b)));
-  salu("s_addc_u32", SOP32(a + b + w.scc, (uint64_t(a) + b + w.scc) >> 32));
-  salu("s_subb_u32", SOP32(a - b - w.scc, uint64_t(b) + w.scc > a));
-  salu("s_min_i32",
-       SOP32(std::min(int32_t(a), int32_t(b)), int32_t(a) < int32_t(b)));
-  salu("s_min_u32", SOP32(std::min(a, b), a < b));
-  salu("s_max_i32",
-       SOP32(std::max(int32_t(a), int32_t(b)), int32_t(a) > int32_t(b)));
-  salu("s_max_u32", SOP32(std::max(a, b), a > b));
-  salu("s_cselect_b32", SOP32(w.scc ? a : b, -1));
-  salu("s_and_b32", SOP32(a & b, d != 0));
-  salu("s_or_b32", SOP32(a | b, d != 0));
-  salu("s_xor_b32", SOP32(a ^ b, d != 0));
-  salu("s_andn2_b32", SOP32(a & ~b, d != 0));
-  salu("s_orn2_b32", SOP32(a | ~b, d != 0));
-  salu("s_nand_b32", SOP32(~(a & b), d != 0));
-  salu("s_nor_b32", SOP32(~(a | b), d != 0));
-  salu("s_xnor_b32", SOP32(~(a ^ b), d != 0));
-  salu("s_lshl_b32", SOP32(a << (b & 31), d != 0));
-  salu("s_lshr_b32", SOP32(a >> (b & 31), d != 0));
-  salu("s_ashr_i32", SOP32(int32_t(a) >> (b & 31), d != 0));
-  salu("s_bfm_b32", SOP32(((1ull << (a & 31)) - 1) << (b & 31), -1));
-  salu("s_mul_i32", SOP32(a * b, -1));
-  salu("s_mul_hi_u32", SOP32((uint64_t(a) * b) >> 32, -1));
-  salu("s_mul_hi_i32", SOP32((int64_t(int32_t(a)) * int32_t(b)) >> 32, -1));
-  salu("s_bfe_u32", SOP32(bfeU32(a, b), d != 0));
-  salu("s_bfe_i32", SOP32(bfeI32(a, b), d != 0));
-  salu("s_absdiff_i32", SOP32(int32_t(a) > int32_t(b) ? a - b : b - a, d != 0));
-  salu("s_lshl1_add_u32", SOP32((a << 1) + b, ((uint64_t(a) << 1) + b) >> 32));
-  salu("s_lshl2_add_u32", SOP32((a << 2) + b, ((uint64_t(a) << 2) + b) >> 32));
-  salu("s_lshl3_add_u32", SOP32((a << 3) + b, ((uint64_t(a) << 3) + b) >> 32));
-  salu("s_lshl4_add_u32", SOP32((a << 4) + b, ((uint64_t(a) << 4) + b) >> 32));
-  salu("s_pack_ll_b32_b16", SOP32((a & 0xffff) | (b << 16), -1));
-  salu("s_pack_lh_b32_b16", SOP32((a & 0xffff) | (b & 0xffff0000u), -1));
-  salu("s_pack_hh_b32_b16", SOP32((a >> 16) | (b & 0xffff0000u), -1));
-
-  // SOP2 64-bit.
-  salu("s_and_b64", SOP64(a & b, d != 0));
-  salu("s_or_b64", SOP64(a | b, d != 0));
-  salu("s_xor_b64", SOP64(a ^ b, d != 0));
-  salu("s_andn2_b64", SOP64(a & ~b, d != 0));
-  salu("s_orn2_b64", SOP64(a | ~b, d != 0));
-  salu("s_nand_b64", SOP64(~(a & b), d != 0));
-  salu("s_nor_b64", SOP64(~(a | b), d != 0));
-  salu("s_xnor_b64", SOP64(~(a ^ b), d != 0));
-  salu("s_cselect_b64", SOP64(w.scc ? a : b, -1));
-  salu("s_bfm_b64",
-       SOP64(((a & 63) == 0 ? 0 : ((~0ull) >> (64 - (a & 63)))) << (b & 63),
-             -1));
-  // Shifts take a 32-bit amount.
-  salu("s_lshl_b64", SOP64(a << (b & 63), d != 0));
-  salu("s_lshr_b64", SOP64(a >> (b & 63), d != 0));
-  salu("s_ashr_i64", SOP64(int64_t(a) >> (b & 63), d != 0));
-  salu("s_bfe_u64", SOP64(bfeU64(a, uint32_t(b)), d != 0));
-  salu("s_bfe_i64", [](Wave &w, const Instr &in) {
-    uint64_t a = readScalar64(w, in.ops[1]);
-    uint32_t b = readScalar(w, in.ops[2]);
-    unsigned width = (b >> 16) & 0x7f;
-    uint64_t v = bfeU64(a, b);
-    if (width > 0 && width < 64)
-      v = uint64_t(int64_t(v << (64 - width)) >> (64 - width));
-    w.setSgpr64(in.ops[0].reg, v);
-    w.scc = v != 0;
-  });
-
-  // SOP1.
-  salu("s_mov_b32", SOP32(a, -1));
-  salu("s_mov_b64", SOP64(a, -1));
-  salu("s_cmov_b32", [](Wave &w, const Instr &in) {
-    if (w.scc)
-      writeSgpr(w, in.ops[0], 0, readScalar(w, in.ops[1]));
-  });
-  salu("s_cmov_b64", [](Wave &w, const Instr &in) {
-    if (w.scc)
-      w.setSgpr64(in.ops[0].reg, readScalar64(w, in.ops[1]));
-  });
-  salu("s_not_b32", SOP32(~a, d != 0));
-  salu("s_not_b64", SOP64(~a, d != 0));
-  salu("s_brev_b32", SOP32(__builtin_bitreverse32(a), -1));
-  salu("s_bcnt0_i32_b32", SOP32(32 - __builtin_popcount(a), d != 0));
-  salu("s_bcnt1_i32_b32", SOP32(__builtin_popcount(a), d != 0));
-  salu("s_bcnt1_i32_b64", [](Wave &w, const Instr &in) {
-    uint32_t d = __builtin_popcountll(readScalar64(w, in.ops[1]));
-    writeSgpr(w, in.ops[0], 0, d);
-    w.scc = d != 0;
-  });
-  salu("s_ff1_i32_b32", SOP32(a ? __builtin_ctz(a) : ~0u, -1));
-  salu("s_ff1_i32_b64", [](Wave &w, const Instr &in) {
-    uint64_t a = readScalar64(w, in.ops[1]);
-    writeSgpr(w, in.ops[0], 0, a ? __builtin_ctzll(a) : ~0u);
-  });
-  salu("s_ff0_i32_b32", SOP32(~a ? __builtin_ctz(~a) : ~0u, -1));
-  salu("s_flbit_i32_b32", SOP32(a ? __builtin_clz(a) : ~0u, -1));
-  salu("s_flbit_i32_b64", [](Wave &w, const Instr &in) {
-    uint64_t a = readScalar64(w, in.ops[1]);
-    writeSgpr(w, in.ops[0], 0, a ? __builtin_clzll(a) : ~0u);
-  });
-  salu("s_sext_i32_i8", SOP32(int32_t(int8_t(a)), -1));
-  salu("s_sext_i32_i16", SOP32(int32_t(int16_t(a)), -1));
-  salu("s_abs_i32", SOP32(int32_t(a) < 0 ? 0u - a : a, d != 0));
-  salu("s_bitset0_b32", [](Wave &w, const Instr &in) {
-    w.s[in.ops[0].reg] &= ~(1u << (readScalar(w, in.ops[1]) & 31));
-  });
-  salu("s_bitset1_b32", [](Wave &w, const Instr &in) {
-    w.s[in.ops[0].reg] |= 1u << (readScalar(w, in.ops[1]) & 31);
-  });
-  salu("s_and_saveexec_b64", SAVEEXEC(s & e));
-  salu("s_or_saveexec_b64", SAVEEXEC(s | e));
-  salu("s_xor_saveexec_b64", SAVEEXEC(s ^ e));
-  salu("s_andn2_saveexec_b64", SAVEEXEC(s & ~e));
-  salu("s_orn2_saveexec_b64", SAVEEXEC(s | ~e));
-  salu("s_nand_saveexec_b64", SAVEEXEC(~(s & e)));
-  salu("s_nor_saveexec_b64", SAVEEXEC(~(s | e)));
-  salu("s_xnor_saveexec_b64", SAVEEXEC(~(s ^ e)));
-  salu("s_andn1_saveexec_b64", SAVEEXEC(~s & e));
-  salu("s_orn1_saveexec_b64", SAVEEXEC(~s | e));
-  salu("s_andn1_wrexec_b64", [](Wave &w, const Instr &in) {
-    uint64_t r = ~readScalar64(w, in.ops[1]) & w.exec();
-    w.setExec(r);
-    w.setSgpr64(in.ops[0].reg, r);
-    w.scc = r != 0;
-  });
-  salu("s_andn2_wrexec_b64", [](Wave &w, const Instr &in) {
-    uint64_t r = readScalar64(w, in.ops[1]) & ~w.exec();
-    w.setExec(r);
-    w.setSgpr64(in.ops[0].reg, r);
-    w.scc = r != 0;
-  });
-  add("s_getpc_b64", sGetpc, InstrClass::Branch);
-  add("s_setpc_b64", sSetpc, InstrClass::Branch, 0, 0);
-  add("s_swappc_b64", sSwappc, InstrClass::Branch);
-
-  // SOPK.
-  salu("s_movk_i32", SOP32(int32_t(int16_t(a)), -1));
-  salu("s_cmovk_i32", [](Wave &w, const Instr &in) {
-    if (w.scc)
-      writeSgpr(w, in.ops[0], 0, int32_t(int16_t(readScalar(w, in.ops[1]))));
-  });
-  salu("s_addk_i32", [](Wave &w, const Instr &in) {
-    int32_t a = int32_t(w.s[in.ops[0].reg]);
-    int32_t b = int16_t(readScalar(w, in.ops[1]));
-    w.scc = addOverflows(a, b);
-    w.s[in.ops[0].reg] = uint32_t(a) + uint32_t(b);
-  });
-  salu("s_mulk_i32", [](Wave &w, const Instr &in) {
-    w.s[in.ops[0].reg] *= uint32_t(int32_t(int16_t(readScalar(w, in.ops[1]))));
-  });
-  add("s_getreg_b32", sGetreg, InstrClass::Salu);
-  add("s_setreg_b32", sNop, InstrClass::Salu, 0, 0);
-  add("s_setreg_imm32_b32", sNop, InstrClass::Salu, 0, 0);
-
-  // SOPC (no destination).
-  auto sopc = [&](llvm::StringRef name, Handler fn) {
-    add(name, fn, InstrClass::Salu, 0, 0);
-  };
-  sopc("s_cmp_eq_i32", SOPC(a == b));
-  sopc("s_cmp_lg_i32", SOPC(a != b));
-  sopc("s_cmp_gt_i32", SOPC(int32_t(a) > int32_t(b)));
-  sopc("s_cmp_ge_i32", SOPC(int32_t(a) >= int32_t(b)));
-  sopc("s_cmp_lt_i32", SOPC(int32_t(a) < int32_t(b)));
-  sopc("s_cmp_le_i32", SOPC(int32_t(a) <= int32_t(b)));
-  sopc("s_cmp_eq_u32", SOPC(a == b));
-  sopc("s_cmp_lg_u32", SOPC(a != b));
-  sopc("s_cmp_gt_u32", SOPC(a > b));
-  sopc("s_cmp_ge_u32", SOPC(a >= b));
-  sopc("s_cmp_lt_u32", SOPC(a < b));
-  sopc("s_cmp_le_u32", SOPC(a <= b));
-  sopc("s_cmp_eq_u64", SOPC64(a == b));
-  sopc("s_cmp_lg_u64", SOPC64(a != b));
-  sopc("s_bitcmp0_b32", SOPC(((a >> (b & 31)) & 1) == 0));
-  sopc("s_bitcmp1_b32", SOPC(((a >> (b & 31)) & 1) == 1));
-  sopc("s_bitcmp0_b64", [](Wave &w, const Instr &in) {
-    w.scc = ((readScalar64(w, in.ops[0]) >> (readScalar(w, in.ops[1]) & 63)) &
-             1) == 0;
-  });
-  sopc("s_bitcmp1_b64", [](Wave &w, const Instr &in) {
-    w.scc = ((readScalar64(w, in.ops[0]) >> (readScalar(w, in.ops[1]) & 63)) &
-             1) == 1;
-  });
-  // s_cmpk_*: sdst compared with a 16-bit constant.
-  sopc("s_cmpk_eq_i32", SOPC(int32_t(a) == int16_t(b)));
-  sopc("s_cmpk_lg_i32", SOPC(int32_t(a) != int16_t(b)));
-  sopc("s_cmpk_gt_i32", SOPC(int32_t(a) > int16_t(b)));
-  sopc("s_cmpk_ge_i32", SOPC(int32_t(a) >= int16_t(b)));
-  sopc("s_cmpk_lt_i32", SOPC(int32_t(a) < int16_t(b)));
-  sopc("s_cmpk_le_i32", SOPC(int32_t(a) <= int16_t(b)));
-  sopc("s_cmpk_eq_u32", SOPC(a == (b & 0xffff)));
-  sopc("s_cmpk_lg_u32", SOPC(a != (b & 0xffff)));
-  sopc("s_cmpk_gt_u32", SOPC(a > (b & 0xffff)));
-  sopc("s_cmpk_ge_u32", SOPC(a >= (b & 0xffff)));
-  sopc("s_cmpk_lt_u32", SOPC(a < (b & 0xffff)));
-  sopc("s_cmpk_le_u32", SOPC(a <= (b & 0xffff)));
-
-  // SOPP: immediates come from the MCInst.
-  auto sopp = [&](llvm::StringRef name, Handler fn, InstrClass cls,
-                  uint32_t sub = 0) { add(name, fn, cls, sub, 0, true); };
-  sopp("s_branch", sBranch, InstrClass::Branch);
-  sopp("s_cbranch_scc0", sCbranch, InstrClass::Branch, 0);
-  sopp("s_cbranch_scc1", sCbranch, InstrClass::Branch, 1);
-  sopp("s_cbranch_vccz", sCbranch, InstrClass::Branch, 2);
-  sopp("s_cbranch_vccnz", sCbranch, InstrClass::Branch, 3);
-  sopp("s_cbranch_execz", sCbranch, InstrClass::Branch, 4);
-  sopp("s_cbranch_execnz", sCbranch, InstrClass::Branch, 5);
-  sopp("s_endpgm", sEndpgm, InstrClass::Other);
-  sopp("s_barrier", sBarrier, InstrClass::Barrier);
-  sopp("s_waitcnt", sWaitcnt, InstrClass::Wait);
-  sopp("s_nop", sNop, InstrClass::Other);
-  sopp("s_sleep", sNop, InstrClass::Other);
-  sopp("s_setprio", sNop, InstrClass::Other);
-  sopp("s_sethalt", sNop, InstrClass::Other);
-  sopp("s_sendmsg", sNop, InstrClass::Other);
-  sopp("s_sendmsghalt", sNop, InstrClass::Other);
-  sopp("s_icache_inv", sNop, InstrClass::Other);
-  sopp("s_incperflevel", sNop, InstrClass::Other);
-  sopp("s_decperflevel", sNop, InstrClass::Other);
-  sopp("s_ttracedata", sNop, InstrClass::Other);
-  sopp("s_set_gpr_idx_off", sNop, InstrClass::Other);
-  sopp("s_trap", sTrap, InstrClass::Other);
-  sopp("s_code_end", sNop, InstrClass::Other);
-
-  // SMEM.
-  for (unsigned dwords : {1u, 2u, 4u, 8u, 16u}) {
-    std::string suffix = dwords == 1 ? "" : "x" + std::to_string(dwords);
-    add("s_load_dword" + suffix, sLoad, InstrClass::Smem, dwords);
-    add("s_buffer_load_dword" + suffix, sLoad, InstrClass::Smem,
-        dwords | 0x100);
-  }
-  add("s_dcache_inv", sDcache, InstrClass::Smem, 0, 0);
-  add("s_dcache_wb", sDcache, InstrClass::Smem, 0, 0);
-  add("s_memtime", sMemtime, InstrClass::Smem);
-  add("s_memrealtime", sMemtime, InstrClass::Smem);
+  return bindings;
 }

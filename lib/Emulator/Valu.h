@@ -12,7 +12,9 @@
 
 #include "Interp.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace hk::emu {
 
@@ -77,7 +79,7 @@ inline void valuU32(Wave &w, const Instr &in, F f) {
   ValuSources s;
   prepareSources(w, in, N, s);
   uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
-  if (in.sdwa) {
+  if (in.isSdwa()) {
     forEachLane(s.mask, [&](unsigned l) {
       writeSdwaResult(w, in, l, f(s.src[0][l], s.src[1][l], s.src[2][l]));
     });
@@ -114,10 +116,8 @@ inline uint16_t half(uint32_t value, const Instr &in, unsigned index) {
   return uint16_t((in.opSel >> index) & 1 ? value >> 16 : value);
 }
 
-/// Whether VOP3 op_sel's destination element (printed last) is set.
-inline bool dstOpSel(const Instr &in) {
-  return in.opSelCount > 0 && ((in.opSel >> (in.opSelCount - 1)) & 1);
-}
+/// Whether VOP3 op_sel's destination bit is set.
+inline bool dstOpSel(const Instr &in) { return (in.opSel >> 3) & 1; }
 
 /// Writes a 16-bit result: op_sel's destination bit puts it in the high
 /// half (keeping the low half); otherwise the high half is zeroed as on GFX9.
@@ -143,7 +143,7 @@ inline void valuF16(Wave &w, const Instr &in, F f) {
         f(f16Src(s.src[0][l], in, 0), N > 1 ? f16Src(s.src[1][l], in, 1) : 0.0f,
           N > 2 ? f16Src(s.src[2][l], in, 2) : 0.0f);
     uint16_t bits = f32ToF16(applyOutputMods(r, in));
-    if (in.sdwa)
+    if (in.isSdwa())
       writeSdwaResult(w, in, l, bits);
     else
       dst[l] = place16(dst[l], bits, in);
@@ -176,6 +176,57 @@ inline void valu64(Wave &w, const Instr &in, F f) {
     w.v[(d + 1) & (kNumVgprs - 1)][l] = uint32_t(r >> 32);
   });
 }
+
+/// f64/integer -> integer conversion that saturates to T's range (NaN
+/// converts to 0), as the v_cvt_*_f32/f64 integer conversions do.
+template <typename T> inline T saturatingConvert(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v <= double(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  if (v >= double(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
+  return T(v);
+}
+
+/// f32 -> f16 rounding toward zero (v_cvt_pkrtz_f16_f32).
+inline uint16_t f32ToF16Rtz(float f) {
+  uint16_t rounded = f32ToF16(f);
+  float back = f16ToF32(rounded);
+  if (std::isnan(f) || std::isinf(f) || std::fabs(back) <= std::fabs(f))
+    return rounded;
+  // Rounded away from zero: step one ulp toward zero.
+  if (std::isinf(back))
+    return uint16_t((rounded & 0x8000) | 0x7bff);
+  return uint16_t(rounded - 1);
+}
+
+/// v_cvt_pknorm_{i16,u16}_f32: clamp to [-1, 1] ([0, 1]) and scale to the
+/// 16-bit range, rounding to nearest even.
+inline uint16_t normI16(float f) {
+  double v = std::fmax(-1.0, std::fmin(1.0, double(f)));
+  return uint16_t(saturatingConvert<int16_t>(std::nearbyint(v * 32767.0)));
+}
+inline uint16_t normU16(float f) {
+  double v = std::fmax(0.0, std::fmin(1.0, double(f)));
+  return saturatingConvert<uint16_t>(std::nearbyint(v * 65535.0));
+}
+/// An i32 saturated to i16 (v_cvt_pk_i16_i32).
+inline uint16_t satI16(uint32_t v) {
+  return uint16_t(std::clamp(int32_t(v), -32768, 32767));
+}
+
+// Conversion handlers (Convert.cpp).
+template <bool Bf8> void vCvtPkFp8(Wave &w, const Instr &in);
+template <bool Bf8> void vCvtF32Fp8(Wave &w, const Instr &in);
+template <bool Bf8> void vCvtPkF32Fp8(Wave &w, const Instr &in);
+void vCvtF16F32(Wave &w, const Instr &in);
+void vCvtF32F64(Wave &w, const Instr &in);
+void vCvtI32F64(Wave &w, const Instr &in);
+void vCvtU32F64(Wave &w, const Instr &in);
+void vCvtF64F32(Wave &w, const Instr &in);
+void vCvtF64I32(Wave &w, const Instr &in);
+void vCvtF64U32(Wave &w, const Instr &in);
 
 } // namespace hk::emu
 

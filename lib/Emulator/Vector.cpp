@@ -72,7 +72,7 @@ void hk::emu::prepareSources(const Wave &w, const Instr &in, unsigned numSrcs,
   for (unsigned i = 0; i < 3; ++i)
     s.src[i] =
         i < numSrcs ? viewOf(w, o[i], 0, s.tmp[i]) : SrcView{&s.tmp[i], 0};
-  if (in.dpp && numSrcs > 0) {
+  if (in.isDpp() && numSrcs > 0) {
     uint64_t allowed = 0;
     for (unsigned lane = 0; lane < kWaveSize; ++lane) {
       unsigned row = lane / 16, bank = (lane / 4) & 3;
@@ -92,7 +92,7 @@ void hk::emu::prepareSources(const Wave &w, const Instr &in, unsigned numSrcs,
     s.mask &= allowed;
     s.src[0] = {s.buf[0], 1};
   }
-  if (in.sdwa) {
+  if (in.isSdwa()) {
     for (unsigned i = 0; i < std::min(numSrcs, 2u); ++i) {
       uint8_t sel = i == 0 ? in.src0Sel : in.src1Sel;
       if (sel == 6 && !o[i].sext)
@@ -133,7 +133,9 @@ void hk::emu::writeSdwaResult(Wave &w, const Instr &in, unsigned lane,
 // Helpers
 // -------------------------------------------------------------------------
 
-static float fmaxIeee(float a, float b) {
+/// IEEE maxNum/minNum (IEEE mode on): a NaN operand yields the other one;
+/// +0 orders above -0.
+template <typename T> static T fmaxIeee(T a, T b) {
   if (std::isnan(a))
     return b;
   if (std::isnan(b))
@@ -142,7 +144,7 @@ static float fmaxIeee(float a, float b) {
     return std::signbit(a) ? b : a;
   return a > b ? a : b;
 }
-static float fminIeee(float a, float b) {
+template <typename T> static T fminIeee(T a, T b) {
   if (std::isnan(a))
     return b;
   if (std::isnan(b))
@@ -193,98 +195,105 @@ static float sqrtOp(float x) { return float(std::sqrt(double(x))); }
 // Sine/cosine take their input in revolutions.
 static float sinOp(float x) { return float(std::sin(double(x) * 2.0 * M_PI)); }
 static float cosOp(float x) { return float(std::cos(double(x) * 2.0 * M_PI)); }
+static float fractOp(float x) {
+  if (std::isinf(x))
+    return std::numeric_limits<float>::quiet_NaN();
+  return std::fmin(x - std::floor(x), 0x1.fffffep-1f);
+}
 
-static uint32_t classMask(double v) {
-  if (std::isnan(v))
-    return 1u << 1; // Quiet NaN (signalling NaNs are not distinguished).
-  bool neg = std::signbit(v);
-  if (std::isinf(v))
-    return neg ? 1u << 2 : 1u << 9;
-  if (v == 0)
-    return neg ? 1u << 5 : 1u << 6;
-  bool denorm = std::fabs(v) < std::numeric_limits<float>::min();
-  if (denorm)
-    return neg ? 1u << 4 : 1u << 7;
+/// The v_cmp_class bit of the float with bit pattern `bits` (AMD ISA,
+/// V_CMP_CLASS: 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+/// 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal, 9 +inf), read from
+/// the encoding so that subnormals and NaN kinds are those of the type.
+template <unsigned ExpBits, unsigned ManBits>
+static uint32_t floatClass(uint64_t bits, const Operand &mods) {
+  constexpr uint64_t signBit = 1ull << (ExpBits + ManBits);
+  if (mods.abs)
+    bits &= ~signBit;
+  if (mods.neg)
+    bits ^= signBit;
+  bool neg = bits & signBit;
+  uint64_t exponent = (bits >> ManBits) & ((1ull << ExpBits) - 1);
+  uint64_t mantissa = bits & ((1ull << ManBits) - 1);
+  if (exponent == (1ull << ExpBits) - 1) {
+    if (mantissa == 0)
+      return neg ? 1u << 2 : 1u << 9;
+    return (mantissa >> (ManBits - 1)) & 1 ? 1u << 1 : 1u << 0;
+  }
+  if (exponent == 0)
+    return mantissa == 0 ? (neg ? 1u << 5 : 1u << 6)
+                         : (neg ? 1u << 4 : 1u << 7);
   return neg ? 1u << 3 : 1u << 8;
 }
 
 // Compares
 // ------------------------------------------------------------------------
 
-enum CmpOp : uint32_t {
-  F,
-  LT,
-  EQ,
-  LE,
-  GT,
-  LG,
-  GE,
+enum class CmpPred {
+  False,
+  Lt,
+  Eq,
+  Le,
+  Gt,
+  Lg,
+  Ge,
   O,
   U,
-  NGE,
-  NLG,
-  NGT,
-  NLE,
-  NEQ,
-  NLT,
-  TRU
+  Nge,
+  Nlg,
+  Ngt,
+  Nle,
+  Neq,
+  Nlt,
+  True
 };
 
-template <typename T> static bool compare(uint32_t op, T a, T b) {
+template <CmpPred P, typename T> static bool compare(T a, T b) {
   bool unordered = false;
   if constexpr (std::is_floating_point_v<T>)
     unordered = std::isnan(a) || std::isnan(b);
-  switch (op) {
-  case F:
+  switch (P) {
+  case CmpPred::False:
     return false;
-  case LT:
+  case CmpPred::Lt:
     return !unordered && a < b;
-  case EQ:
+  case CmpPred::Eq:
     return !unordered && a == b;
-  case LE:
+  case CmpPred::Le:
     return !unordered && a <= b;
-  case GT:
+  case CmpPred::Gt:
     return !unordered && a > b;
-  case LG:
+  case CmpPred::Lg:
     return !unordered && a != b;
-  case GE:
+  case CmpPred::Ge:
     return !unordered && a >= b;
-  case O:
+  case CmpPred::O:
     return !unordered;
-  case U:
+  case CmpPred::U:
     return unordered;
-  case NGE:
+  case CmpPred::Nge:
     return !(a >= b);
-  case NLG:
+  case CmpPred::Nlg:
     return !(a < b || a > b);
-  case NGT:
+  case CmpPred::Ngt:
     return !(a > b);
-  case NLE:
+  case CmpPred::Nle:
     return !(a <= b);
-  case NEQ:
+  case CmpPred::Neq:
     return !(a == b);
-  case NLT:
+  case CmpPred::Nlt:
     return !(a < b);
-  case TRU:
+  case CmpPred::True:
     return true;
   }
   return false;
 }
 
-enum CmpType : uint32_t {
-  CF16,
-  CF32,
-  CF64,
-  CI16,
-  CU16,
-  CI32,
-  CU32,
-  CI64,
-  CU64,
-  CClassF32,
-  CClassF16,
-  CClassF64
-};
+enum class CmpType { F16, F32, F64, I16, U16, I32, U32, I64, U64 };
+
+constexpr bool is64Bit(CmpType t) {
+  return t == CmpType::F64 || t == CmpType::I64 || t == CmpType::U64;
+}
 
 /// Writes a compare result mask to the destination (vcc or SGPR pair) and,
 /// for v_cmpx, to exec as well.
@@ -299,71 +308,80 @@ static void writeMask(Wave &w, const Operand &dst, uint64_t result,
     w.setExec(result);
 }
 
+/// Calls f(lane, a, b) with each active lane's 64-bit sources.
+template <typename F> static void forEachLane64(Wave &w, const Instr &in, F f) {
+  const Operand *o = srcOperands(in);
+  uint32_t t[4] = {0, 0, 0, 0};
+  SrcView a0 = viewOf(w, o[0], 0, t[0]), a1 = viewOf(w, o[0], 1, t[1]);
+  SrcView b0 = viewOf(w, o[1], 0, t[2]), b1 = viewOf(w, o[1], 1, t[3]);
+  forEachLane(w.exec(), [&](unsigned l) {
+    f(l, a0[l] | (uint64_t(a1[l]) << 32), b0[l] | (uint64_t(b1[l]) << 32));
+  });
+}
+
+/// v_cmp[x]_<pred>_<type>.
+template <CmpType T, CmpPred P, bool ToExec>
 static void vcmp(Wave &w, const Instr &in) {
-  uint32_t op = in.sub & 0xf;
-  uint32_t type = (in.sub >> 4) & 0xf;
-  bool toExec = (in.sub >> 8) & 1;
   const Operand *o = srcOperands(in);
   uint64_t result = 0;
-  if (type == CF64 || type == CI64 || type == CU64 || type == CClassF64) {
-    uint32_t t[4] = {0, 0, 0, 0};
-    SrcView a0 = viewOf(w, o[0], 0, t[0]), a1 = viewOf(w, o[0], 1, t[1]);
-    SrcView b0 = viewOf(w, o[1], 0, t[2]), b1 = viewOf(w, o[1], 1, t[3]);
-    forEachLane(w.exec(), [&](unsigned l) {
-      uint64_t a = a0[l] | (uint64_t(a1[l]) << 32);
-      uint64_t b = b0[l] | (uint64_t(b1[l]) << 32);
+  if constexpr (is64Bit(T)) {
+    forEachLane64(w, in, [&](unsigned l, uint64_t a, uint64_t b) {
       bool r;
-      if (type == CF64)
-        r = compare(op, applyFloatMods(bitsToF64(a), o[0]),
-                    applyFloatMods(bitsToF64(b), o[1]));
-      else if (type == CI64)
-        r = compare(op, int64_t(a), int64_t(b));
-      else if (type == CU64)
-        r = compare(op, a, b);
+      if constexpr (T == CmpType::F64)
+        r = compare<P>(applyFloatMods(bitsToF64(a), o[0]),
+                       applyFloatMods(bitsToF64(b), o[1]));
+      else if constexpr (T == CmpType::I64)
+        r = compare<P>(int64_t(a), int64_t(b));
       else
-        r = classMask(applyFloatMods(bitsToF64(a), o[0])) & uint32_t(b0[l]);
+        r = compare<P>(a, b);
       result |= uint64_t(r) << l;
     });
-    writeMask(w, in.ops[0], result, toExec);
-    return;
+  } else {
+    ValuSources s;
+    prepareSources(w, in, 2, s);
+    forEachLane(s.mask, [&](unsigned l) {
+      uint32_t a = s.src[0][l], b = s.src[1][l];
+      bool r;
+      if constexpr (T == CmpType::F16)
+        r = compare<P>(f16Src(a, in, 0), f16Src(b, in, 1));
+      else if constexpr (T == CmpType::F32)
+        r = compare<P>(applyFloatMods(bitsToF32(a), o[0]),
+                       applyFloatMods(bitsToF32(b), o[1]));
+      else if constexpr (T == CmpType::I16)
+        r = compare<P>(int16_t(half(a, in, 0)), int16_t(half(b, in, 1)));
+      else if constexpr (T == CmpType::U16)
+        r = compare<P>(half(a, in, 0), half(b, in, 1));
+      else if constexpr (T == CmpType::I32)
+        r = compare<P>(int32_t(a), int32_t(b));
+      else
+        r = compare<P>(a, b);
+      result |= uint64_t(r) << l;
+    });
   }
-  ValuSources s;
-  prepareSources(w, in, 2, s);
-  forEachLane(s.mask, [&](unsigned l) {
-    uint32_t a = s.src[0][l], b = s.src[1][l];
-    bool r = false;
-    switch (type) {
-    case CF16:
-      r = compare(op, f16Src(a, in, 0), f16Src(b, in, 1));
-      break;
-    case CF32:
-      r = compare(op, applyFloatMods(bitsToF32(a), o[0]),
-                  applyFloatMods(bitsToF32(b), o[1]));
-      break;
-    case CI16:
-      r = compare(op, int16_t(half(a, in, 0)), int16_t(half(b, in, 1)));
-      break;
-    case CU16:
-      r = compare(op, half(a, in, 0), half(b, in, 1));
-      break;
-    case CI32:
-      r = compare(op, int32_t(a), int32_t(b));
-      break;
-    case CU32:
-      r = compare(op, a, b);
-      break;
-    case CClassF32:
-      r = classMask(applyFloatMods(bitsToF32(a), o[0])) & b;
-      break;
-    case CClassF16:
-      r = classMask(f16Src(a, in, 0)) & b;
-      break;
-    default:
-      break;
-    }
-    result |= uint64_t(r) << l;
-  });
-  writeMask(w, in.ops[0], result, toExec);
+  writeMask(w, in.ops[0], result, ToExec);
+}
+
+/// v_cmp[x]_class_<type>: S0 tested against the class mask S1.
+template <CmpType T, bool ToExec>
+static void vcmpClass(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  uint64_t result = 0;
+  if constexpr (T == CmpType::F64) {
+    forEachLane64(w, in, [&](unsigned l, uint64_t a, uint64_t b) {
+      bool r = floatClass<11, 52>(a, o[0]) & uint32_t(b);
+      result |= uint64_t(r) << l;
+    });
+  } else {
+    ValuSources s;
+    prepareSources(w, in, 2, s);
+    forEachLane(s.mask, [&](unsigned l) {
+      uint32_t a = s.src[0][l], b = s.src[1][l];
+      uint32_t cls = T == CmpType::F16 ? floatClass<5, 10>(half(a, in, 0), o[0])
+                                       : floatClass<8, 23>(a, o[0]);
+      result |= uint64_t((cls & b) != 0) << l;
+    });
+  }
+  writeMask(w, in.ops[0], result, ToExec);
 }
 
 // Lane-crossing and special moves
@@ -430,7 +448,7 @@ static void vCndmask(Wave &w, const Instr &in) {
       b = f32ToBits(applyFloatMods(bitsToF32(b), o[1]));
     }
     uint32_t r = (select >> l) & 1 ? b : a;
-    if (in.sdwa)
+    if (in.isSdwa())
       writeSdwaResult(w, in, l, r);
     else
       dst[l] = r;
@@ -438,8 +456,9 @@ static void vCndmask(Wave &w, const Instr &in) {
 }
 
 /// Carry-out adds and subtracts: v_add_co_u32 vdst, sdst, s0, s1 [, cin].
+template <bool Subtract, bool Reverse, bool WithCarry>
 static void vAddCarry(Wave &w, const Instr &in) {
-  bool subtract = in.sub & 1, reverse = in.sub & 2, withCarry = in.sub & 4;
+  constexpr bool subtract = Subtract, reverse = Reverse, withCarry = WithCarry;
   uint64_t carryIn = withCarry ? readScalar64(w, in.ops[4]) : 0;
   ValuSources s;
   prepareSources(w, in, 2, s);
@@ -465,8 +484,10 @@ static void vAddCarry(Wave &w, const Instr &in) {
   writeMask(w, in.ops[1], carryOut, false);
 }
 
-static void vMadU64U32(Wave &w, const Instr &in) {
-  bool isSigned = in.sub;
+/// v_mad_{u64_u32,i64_i32} vdst, sdst, s0, s1, s2: 64-bit multiply-add
+/// with a carry-out mask.
+template <bool Signed> static void vMad64(Wave &w, const Instr &in) {
+  constexpr bool isSigned = Signed;
   const Operand *o = srcOperands(in);
   uint32_t t[4] = {0, 0, 0, 0};
   SrcView a = viewOf(w, o[0], 0, t[0]), b = viewOf(w, o[1], 0, t[1]);
@@ -808,10 +829,10 @@ static void vDot2F32(Wave &w, const Instr &in) {
   });
 }
 
-static void vPermlaneSwap(Wave &w, const Instr &in) {
+template <unsigned Rows> static void vPermlaneSwap(Wave &w, const Instr &in) {
   uint32_t *a = w.v[vgprIndex(in.ops[0], 0)];
   uint32_t *b = w.v[vgprIndex(in.ops[1], 0)];
-  if (in.sub == 32) {
+  if (Rows == 32) {
     for (unsigned l = 0; l < 32; ++l)
       std::swap(a[l + 32], b[l]);
     return;
@@ -850,337 +871,108 @@ static void vBitop3B16(Wave &w, const Instr &in) {
 
 static void vNop(Wave &, const Instr &) {}
 
-void hk::emu::registerVectorHandlers(HandlerTable &t) {
-  auto add = [&](llvm::StringRef name, Handler fn, uint32_t sub = 0,
-                 uint8_t numDsts = 1, ConstType ct = ConstType::F32) {
-    HandlerEntry e;
-    e.fn = fn;
-    e.cls = InstrClass::Valu;
-    e.sub = sub;
-    e.numDsts = numDsts;
-    e.constType = ct;
-    t[name] = e;
-  };
-  auto f16 = [&](llvm::StringRef name, Handler fn, uint8_t numDsts = 1) {
-    add(name, fn, 0, numDsts, ConstType::F16);
-  };
-  auto f64 = [&](llvm::StringRef name, Handler fn) {
-    add(name, fn, 0, 1, ConstType::F64);
-  };
+/// v_bfe_{u32,i32}: the `width` bits of `value` from bit `offset`.
+static uint32_t bitfieldExtractU32(uint32_t value, uint32_t offset,
+                                   uint32_t width) {
+  width &= 31;
+  return width ? uint32_t((value >> (offset & 31)) & ((1ull << width) - 1)) : 0;
+}
+static uint32_t bitfieldExtractI32(uint32_t value, uint32_t offset,
+                                   uint32_t width) {
+  width &= 31;
+  if (!width)
+    return 0;
+  return uint32_t(int32_t(uint32_t(value >> (offset & 31)) << (32 - width)) >>
+                  (32 - width));
+}
 
-  // Moves and bit operations.
-  add("v_mov_b32", U32_OP(1, a));
-  add("v_mov_b64", U64_OP(1, a));
-  add("v_nop", vNop);
-  add("v_not_b32", U32_OP(1, ~a));
-  add("v_and_b32", U32_OP(2, a & b));
-  add("v_or_b32", U32_OP(2, a | b));
-  add("v_xor_b32", U32_OP(2, a ^ b));
-  add("v_xnor_b32", U32_OP(2, ~(a ^ b)));
-  add("v_lshlrev_b32", U32_OP(2, b << (a & 31)));
-  add("v_lshrrev_b32", U32_OP(2, b >> (a & 31)));
-  add("v_ashrrev_i32", U32_OP(2, int32_t(b) >> (a & 31)));
-  add("v_lshlrev_b64", U64_OP(2, b << (a & 63)));
-  add("v_lshrrev_b64", U64_OP(2, b >> (a & 63)));
-  add("v_ashrrev_i64", U64_OP(2, int64_t(b) >> (a & 63)));
-  add("v_lshl_add_u64", U64_OP(3, (a << (b & 7)) + c));
-  add("v_add_u32", U32_OP(2, a + b));
-  add("v_sub_u32", U32_OP(2, a - b));
-  add("v_subrev_u32", U32_OP(2, b - a));
-  add("v_add_i32", U32_OP(2, a + b));
-  add("v_sub_i32", U32_OP(2, a - b));
-  add("v_add3_u32", U32_OP(3, a + b + c));
-  add("v_lshl_add_u32", U32_OP(3, (a << (b & 31)) + c));
-  add("v_add_lshl_u32", U32_OP(3, (a + b) << (c & 31)));
-  add("v_lshl_or_b32", U32_OP(3, (a << (b & 31)) | c));
-  add("v_and_or_b32", U32_OP(3, (a & b) | c));
-  add("v_or3_b32", U32_OP(3, a | b | c));
-  add("v_xor3_b32", U32_OP(3, a ^ b ^ c));
-  add("v_xad_u32", U32_OP(3, (a ^ b) + c));
-  add("v_bfe_u32",
-      U32_OP(3, (c & 31) ? (a >> (b & 31)) & ((1ull << (c & 31)) - 1) : 0));
-  add("v_bfe_i32", U32_OP(3, (c & 31) ? int32_t(uint32_t(a >> (b & 31))
-                                                << (32 - (c & 31))) >>
-                                            (32 - (c & 31))
-                                      : 0));
-  add("v_bfi_b32", U32_OP(3, (a & b) | (~a & c)));
-  add("v_bitop3_b32", vBitop3B32);
-  add("v_bitop3_b16", vBitop3B16, 0, 1, ConstType::F16);
-  add("v_bfm_b32", U32_OP(2, ((1ull << (a & 31)) - 1) << (b & 31)));
-  add("v_alignbit_b32", U32_OP(3, ((uint64_t(a) << 32) | b) >> (c & 31)));
-  add("v_alignbyte_b32", U32_OP(3, ((uint64_t(a) << 32) | b) >> (8 * (c & 3))));
-  add("v_perm_b32", U32_OP(3, vPerm(a, b, c)));
-  add("v_bcnt_u32_b32", U32_OP(2, __builtin_popcount(a) + b));
-  add("v_ffbh_u32", U32_OP(1, ffbh(a)));
-  add("v_ffbl_b32", U32_OP(1, ffbl(a)));
-  add("v_ffbh_i32", U32_OP(1, ffbhSigned(a)));
-  add("v_bfrev_b32", U32_OP(1, bitReverse(a)));
-  add("v_mbcnt_lo_u32_b32", vMbcntLo);
-  add("v_mbcnt_hi_u32_b32", vMbcntHi);
-  add("v_cndmask_b32", vCndmask);
-  add("v_readlane_b32", vReadlane);
-  add("v_readfirstlane_b32", vReadfirstlane);
-  add("v_writelane_b32", vWritelane);
-  add("v_swap_b32", vSwap, 0, 0);
-  add("v_permlane16_swap_b32", vPermlaneSwap, 16, 0);
-  add("v_permlane32_swap_b32", vPermlaneSwap, 32, 0);
+static void vFmacF32(Wave &w, const Instr &in) {
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  const Operand *o = srcOperands(in);
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  forEachLane(s.mask, [&](unsigned l) {
+    float r = std::fma(applyFloatMods(bitsToF32(s.src[0][l]), o[0]),
+                       applyFloatMods(bitsToF32(s.src[1][l]), o[1]),
+                       bitsToF32(dst[l]));
+    dst[l] = f32ToBits(applyOutputMods(r, in));
+  });
+}
 
-  // Integer arithmetic.
-  add("v_mul_lo_u32", U32_OP(2, a * b));
-  add("v_mul_hi_u32", U32_OP(2, (uint64_t(a) * b) >> 32));
-  add("v_mul_hi_i32", U32_OP(2, (int64_t(int32_t(a)) * int32_t(b)) >> 32));
-  add("v_mul_u32_u24", U32_OP(2, (a & 0xffffff) * (b & 0xffffff)));
-  add("v_mul_hi_u32_u24",
-      U32_OP(2, (uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32));
-  add("v_mul_i32_i24", U32_OP(2, sext24(a) * sext24(b)));
-  add("v_mul_hi_i32_i24", U32_OP(2, (int64_t(sext24(a)) * sext24(b)) >> 32));
-  add("v_mad_u32_u24", U32_OP(3, (a & 0xffffff) * (b & 0xffffff) + c));
-  add("v_mad_i32_i24", U32_OP(3, sext24(a) * sext24(b) + int32_t(c)));
-  add("v_mad_u64_u32", vMadU64U32, 0, 2);
-  add("v_mad_i64_i32", vMadU64U32, 1, 2);
-  add("v_max_i32", U32_OP(2, std::max(int32_t(a), int32_t(b))));
-  add("v_min_i32", U32_OP(2, std::min(int32_t(a), int32_t(b))));
-  add("v_max_u32", U32_OP(2, std::max(a, b)));
-  add("v_min_u32", U32_OP(2, std::min(a, b)));
-  add("v_max3_i32", U32_OP(3, std::max({int32_t(a), int32_t(b), int32_t(c)})));
-  add("v_min3_i32", U32_OP(3, std::min({int32_t(a), int32_t(b), int32_t(c)})));
-  add("v_max3_u32", U32_OP(3, std::max({a, b, c})));
-  add("v_min3_u32", U32_OP(3, std::min({a, b, c})));
-  add("v_med3_i32", U32_OP(3, med3(int32_t(a), int32_t(b), int32_t(c))));
-  add("v_med3_u32", U32_OP(3, med3(a, b, c)));
-  add("v_add_co_u32", vAddCarry, 0, 2);
-  add("v_sub_co_u32", vAddCarry, 1, 2);
-  add("v_subrev_co_u32", vAddCarry, 3, 2);
-  add("v_addc_co_u32", vAddCarry, 4, 2);
-  add("v_subb_co_u32", vAddCarry, 5, 2);
-  add("v_subbrev_co_u32", vAddCarry, 7, 2);
+static void vMacF32(Wave &w, const Instr &in) {
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  const Operand *o = srcOperands(in);
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  forEachLane(s.mask, [&](unsigned l) {
+    float p = applyFloatMods(bitsToF32(s.src[0][l]), o[0]) *
+              applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
+    dst[l] = f32ToBits(applyOutputMods(p + bitsToF32(dst[l]), in));
+  });
+}
 
-  // 16-bit integer.
-  add("v_add_u16", U16_OP(2, a + b));
-  add("v_sub_u16", U16_OP(2, a - b));
-  add("v_subrev_u16", U16_OP(2, b - a));
-  add("v_mul_lo_u16", U16_OP(2, a * b));
-  add("v_lshlrev_b16", U16_OP(2, b << (a & 15)));
-  add("v_lshrrev_b16", U16_OP(2, b >> (a & 15)));
-  add("v_ashrrev_i16", U16_OP(2, int16_t(b) >> (a & 15)));
-  add("v_max_u16", U16_OP(2, std::max(a, b)));
-  add("v_min_u16", U16_OP(2, std::min(a, b)));
-  add("v_max_i16", U16_OP(2, std::max(int16_t(a), int16_t(b))));
-  add("v_min_i16", U16_OP(2, std::min(int16_t(a), int16_t(b))));
-  add("v_pack_b32_f16", [](Wave &w, const Instr &in) {
-    const Operand *o = srcOperands(in);
-    valuU32<2>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {
-      uint16_t lo = half(a, in, 0), hi = half(b, in, 1);
-      if (o[0].neg)
-        lo ^= 0x8000;
-      if (o[1].neg)
-        hi ^= 0x8000;
-      return uint32_t(lo) | (uint32_t(hi) << 16);
-    });
+static void vFrexpExpI32F32(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  valuU32<1>(w, in, [&](uint32_t a, uint32_t, uint32_t) {
+    return uint32_t(frexpExp(applyFloatMods(bitsToF32(a), o[0])));
   });
+}
 
-  // f32.
-  add("v_add_f32", F32_OP(2, a + b));
-  add("v_sub_f32", F32_OP(2, a - b));
-  add("v_subrev_f32", F32_OP(2, b - a));
-  add("v_mul_f32", F32_OP(2, a * b));
-  add("v_mul_legacy_f32", F32_OP(2, (a == 0 || b == 0) ? 0.0f : a * b));
-  add("v_max_f32", F32_OP(2, fmaxIeee(a, b)));
-  add("v_min_f32", F32_OP(2, fminIeee(a, b)));
-  add("v_max3_f32", F32_OP(3, fmaxIeee(fmaxIeee(a, b), c)));
-  add("v_min3_f32", F32_OP(3, fminIeee(fminIeee(a, b), c)));
-  add("v_med3_f32", F32_OP(3, fmed3(a, b, c)));
-  add("v_minimum3_f32", F32_OP(3, fminimum(fminimum(a, b), c)));
-  add("v_maximum3_f32", F32_OP(3, fmaximum(fmaximum(a, b), c)));
-  add("v_fma_f32", F32_OP(3, std::fma(a, b, c)));
-  add("v_fmaak_f32", F32_OP(3, std::fma(a, b, c)));
-  add("v_fmamk_f32", F32_OP(3, std::fma(a, b, c)));
-  // v_mad/v_mac are unfused: the product is rounded first.
-  add("v_mad_f32", F32_OP(3, float(a * b) + c));
-  add("v_madak_f32", F32_OP(3, float(a * b) + c));
-  add("v_madmk_f32", F32_OP(3, float(a * b) + c));
-  add("v_fmac_f32", [](Wave &w, const Instr &in) {
-    uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
-    const Operand *o = srcOperands(in);
-    ValuSources s;
-    prepareSources(w, in, 2, s);
-    forEachLane(s.mask, [&](unsigned l) {
-      float r = std::fma(applyFloatMods(bitsToF32(s.src[0][l]), o[0]),
-                         applyFloatMods(bitsToF32(s.src[1][l]), o[1]),
-                         bitsToF32(dst[l]));
-      dst[l] = f32ToBits(applyOutputMods(r, in));
-    });
+static void vLdexpF32(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  valuU32<2>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {
+    float r = std::ldexp(applyFloatMods(bitsToF32(a), o[0]), int32_t(b));
+    return f32ToBits(applyOutputMods(r, in));
   });
-  add("v_mac_f32", [](Wave &w, const Instr &in) {
-    uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
-    const Operand *o = srcOperands(in);
-    ValuSources s;
-    prepareSources(w, in, 2, s);
-    forEachLane(s.mask, [&](unsigned l) {
-      float p = applyFloatMods(bitsToF32(s.src[0][l]), o[0]) *
-                applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
-      dst[l] = f32ToBits(applyOutputMods(p + bitsToF32(dst[l]), in));
-    });
-  });
-  add("v_exp_f32", F32_OP(1, exp2Op(a)));
-  add("v_log_f32", F32_OP(1, log2Op(a)));
-  add("v_rcp_f32", F32_OP(1, rcpOp(a)));
-  add("v_rcp_iflag_f32", F32_OP(1, rcpOp(a)));
-  add("v_rsq_f32", F32_OP(1, rsqOp(a)));
-  add("v_sqrt_f32", F32_OP(1, sqrtOp(a)));
-  add("v_sin_f32", F32_OP(1, sinOp(a)));
-  add("v_cos_f32", F32_OP(1, cosOp(a)));
-  add("v_fract_f32",
-      F32_OP(1, std::isinf(a) ? std::numeric_limits<float>::quiet_NaN()
-                              : std::fmin(a - std::floor(a), 0x1.fffffep-1f)));
-  add("v_trunc_f32", F32_OP(1, std::trunc(a)));
-  add("v_ceil_f32", F32_OP(1, std::ceil(a)));
-  add("v_floor_f32", F32_OP(1, std::floor(a)));
-  add("v_rndne_f32", F32_OP(1, std::nearbyint(a)));
-  add("v_frexp_mant_f32", F32_OP(1, frexpMant(a)));
-  add("v_frexp_exp_i32_f32", [](Wave &w, const Instr &in) {
-    const Operand *o = srcOperands(in);
-    valuU32<1>(w, in, [&](uint32_t a, uint32_t, uint32_t) {
-      return uint32_t(frexpExp(applyFloatMods(bitsToF32(a), o[0])));
-    });
-  });
-  add("v_ldexp_f32", [](Wave &w, const Instr &in) {
-    const Operand *o = srcOperands(in);
-    valuU32<2>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {
-      float r = std::ldexp(applyFloatMods(bitsToF32(a), o[0]), int32_t(b));
-      return f32ToBits(applyOutputMods(r, in));
-    });
-  });
-  add("v_div_scale_f32", vDivScaleF32, 0, 2);
-  add("v_div_fmas_f32", vDivFmasF32);
-  add("v_div_fixup_f32", F32_OP(3, divFixup(a, b, c)));
+}
 
-  // f16.
-  f16("v_add_f16", F16_OP(2, a + b));
-  f16("v_sub_f16", F16_OP(2, a - b));
-  f16("v_subrev_f16", F16_OP(2, b - a));
-  f16("v_mul_f16", F16_OP(2, a * b));
-  f16("v_max_f16", F16_OP(2, fmaxIeee(a, b)));
-  f16("v_min_f16", F16_OP(2, fminIeee(a, b)));
-  f16("v_max3_f16", F16_OP(3, fmaxIeee(fmaxIeee(a, b), c)));
-  f16("v_min3_f16", F16_OP(3, fminIeee(fminIeee(a, b), c)));
-  f16("v_med3_f16", F16_OP(3, fmed3(a, b, c)));
-  f16("v_fma_f16", F16_OP(3, std::fma(a, b, c)));
-  f16("v_exp_f16", F16_OP(1, exp2Op(a)));
-  f16("v_log_f16", F16_OP(1, log2Op(a)));
-  f16("v_rcp_f16", F16_OP(1, rcpOp(a)));
-  f16("v_rsq_f16", F16_OP(1, rsqOp(a)));
-  f16("v_sqrt_f16", F16_OP(1, sqrtOp(a)));
-  f16("v_trunc_f16", F16_OP(1, std::trunc(a)));
-  f16("v_floor_f16", F16_OP(1, std::floor(a)));
-  f16("v_ceil_f16", F16_OP(1, std::ceil(a)));
-  f16("v_rndne_f16", F16_OP(1, std::nearbyint(a)));
-  f16("v_fmac_f16", [](Wave &w, const Instr &in) {
-    uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
-    ValuSources s;
-    prepareSources(w, in, 2, s);
-    forEachLane(s.mask, [&](unsigned l) {
-      float r = std::fma(f16Src(s.src[0][l], in, 0), f16Src(s.src[1][l], in, 1),
-                         f16ToF32(uint16_t(dst[l])));
-      dst[l] = f32ToF16(applyOutputMods(r, in));
-    });
+static void vPackB32F16(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  valuU32<2>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {
+    uint16_t lo = half(a, in, 0), hi = half(b, in, 1);
+    if (o[0].neg)
+      lo ^= 0x8000;
+    if (o[1].neg)
+      hi ^= 0x8000;
+    return uint32_t(lo) | (uint32_t(hi) << 16);
   });
+}
 
-  // Packed math.
-  f16("v_pk_add_f16", PK_F16_OP(2, a + b));
-  f16("v_pk_mul_f16", PK_F16_OP(2, a * b));
-  f16("v_pk_fma_f16", PK_F16_OP(3, std::fma(a, b, c)));
-  f16("v_pk_max_f16", PK_F16_OP(2, fmaxIeee(a, b)));
-  f16("v_pk_min_f16", PK_F16_OP(2, fminIeee(a, b)));
-  f16("v_pk_minimum3_f16", PK_F16_OP(3, fminimum(fminimum(a, b), c)));
-  f16("v_pk_maximum3_f16", PK_F16_OP(3, fmaximum(fmaximum(a, b), c)));
-  add("v_pk_add_u16", PK_U16_OP(2, a + b));
-  add("v_pk_sub_u16", PK_U16_OP(2, a - b));
-  add("v_pk_add_i16", PK_U16_OP(2, a + b));
-  add("v_pk_sub_i16", PK_U16_OP(2, a - b));
-  add("v_pk_mul_lo_u16", PK_U16_OP(2, a * b));
-  add("v_pk_mad_u16", PK_U16_OP(3, a * b + c));
-  add("v_pk_lshlrev_b16", PK_U16_OP(2, b << (a & 15)));
-  add("v_pk_lshrrev_b16", PK_U16_OP(2, b >> (a & 15)));
-  add("v_pk_ashrrev_i16", PK_U16_OP(2, int16_t(b) >> (a & 15)));
-  add("v_pk_max_u16", PK_U16_OP(2, std::max(a, b)));
-  add("v_pk_min_u16", PK_U16_OP(2, std::min(a, b)));
-  add("v_pk_max_i16", PK_U16_OP(2, std::max(int16_t(a), int16_t(b))));
-  add("v_pk_min_i16", PK_U16_OP(2, std::min(int16_t(a), int16_t(b))));
-  add("v_pk_fma_f32", [](Wave &w, const Instr &in) {
-    valuPkF32(w, in, 3,
-              [](float a, float b, float c) { return std::fma(a, b, c); });
-  });
-  add("v_pk_mul_f32", [](Wave &w, const Instr &in) {
-    valuPkF32(w, in, 2, [](float a, float b, float) { return a * b; });
-  });
-  add("v_pk_add_f32", [](Wave &w, const Instr &in) {
-    valuPkF32(w, in, 2, [](float a, float b, float) { return a + b; });
-  });
-  add("v_pk_mov_b32", vPkMovB32);
-  f16("v_dot2_f32_f16", vDot2F32<false, false>);
-  f16("v_dot2c_f32_f16", vDot2F32<false, true>);
-  add("v_dot2_f32_bf16", vDot2F32<true, false>);
-  add("v_dot2c_f32_bf16", vDot2F32<true, true>);
-
-  // f64.
-  f64("v_add_f64", F64_OP(2, a + b));
-  f64("v_mul_f64", F64_OP(2, a * b));
-  f64("v_fma_f64", F64_OP(3, std::fma(a, b, c)));
-  f64("v_max_f64", F64_OP(2, std::isnan(a)   ? b
-                             : std::isnan(b) ? a
-                                             : std::fmax(a, b)));
-  f64("v_min_f64", F64_OP(2, std::isnan(a)   ? b
-                             : std::isnan(b) ? a
-                                             : std::fmin(a, b)));
-  f64("v_rcp_f64", F64_OP(1, 1.0 / a));
-  f64("v_rsq_f64", F64_OP(1, 1.0 / std::sqrt(a)));
-  f64("v_sqrt_f64", F64_OP(1, std::sqrt(a)));
-  f64("v_fract_f64", F64_OP(1, a - std::floor(a)));
-  f64("v_trunc_f64", F64_OP(1, std::trunc(a)));
-  f64("v_floor_f64", F64_OP(1, std::floor(a)));
-  f64("v_ceil_f64", F64_OP(1, std::ceil(a)));
-  f64("v_rndne_f64", F64_OP(1, std::nearbyint(a)));
-
-  // Compares: v_cmp[x]_<op>_<type>.
-  static const char *ops[] = {"f",   "lt",  "eq",  "le",  "gt",  "lg",
-                              "ge",  "o",   "u",   "nge", "nlg", "ngt",
-                              "nle", "neq", "nlt", "tru"};
-  static const char *intOps[] = {"f", "lt", "eq", "le", "gt", "ne", "ge", "t"};
-  static const uint32_t intCodes[] = {F, LT, EQ, LE, GT, LG, GE, TRU};
-  struct Type {
-    const char *name;
-    uint32_t code;
-    bool isFloat;
-    ConstType ct;
-  };
-  static const Type types[] = {{"f16", CF16, true, ConstType::F16},
-                               {"f32", CF32, true, ConstType::F32},
-                               {"f64", CF64, true, ConstType::F64},
-                               {"i16", CI16, false, ConstType::F16},
-                               {"u16", CU16, false, ConstType::F16},
-                               {"i32", CI32, false, ConstType::F32},
-                               {"u32", CU32, false, ConstType::F32},
-                               {"i64", CI64, false, ConstType::F64},
-                               {"u64", CU64, false, ConstType::F64}};
-  for (const char *prefix : {"v_cmp_", "v_cmpx_"}) {
-    uint32_t exec = llvm::StringRef(prefix) == "v_cmpx_" ? 0x100 : 0;
-    for (const Type &type : types) {
-      if (type.isFloat) {
-        for (uint32_t op = 0; op < 16; ++op)
-          add((llvm::Twine(prefix) + ops[op] + "_" + type.name).str(), vcmp,
-              exec | (type.code << 4) | op, 1, type.ct);
-      } else {
-        for (uint32_t i = 0; i < 8; ++i)
-          add((llvm::Twine(prefix) + intOps[i] + "_" + type.name).str(), vcmp,
-              exec | (type.code << 4) | intCodes[i], 1, type.ct);
-      }
-    }
-    add((llvm::Twine(prefix) + "class_f32").str(), vcmp,
-        exec | (CClassF32 << 4));
-    add((llvm::Twine(prefix) + "class_f16").str(), vcmp,
-        exec | (CClassF16 << 4), 1, ConstType::F16);
-    add((llvm::Twine(prefix) + "class_f64").str(), vcmp,
-        exec | (CClassF64 << 4), 1, ConstType::F64);
+#define PK_F32_OP(N, expr)                                                     \
+  [](Wave &w, const Instr &in) {                                               \
+    valuPkF32(w, in, N, [](float a, float b, float c) {                        \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      return float(expr);                                                      \
+    });                                                                        \
   }
+
+// Conversions (see Convert.cpp). FA and FB are the f32 sources with their
+// modifiers.
+#define CVT(N, expr)                                                           \
+  [](Wave &w, const Instr &in) {                                               \
+    const Operand *o = srcOperands(in);                                        \
+    valuU32<N>(w, in, [&](uint32_t a, uint32_t b, uint32_t) {                  \
+      (void)o;                                                                 \
+      (void)b;                                                                 \
+      return uint32_t(expr);                                                   \
+    });                                                                        \
+  }
+#define FA applyFloatMods(bitsToF32(a), o[0])
+#define FB applyFloatMods(bitsToF32(b), o[1])
+
+llvm::ArrayRef<Binding> hk::emu::vectorBindings() {
+  static const Binding bindings[] = {
+#define HK_VOP1(name, unit, dsts, sem) {#name, sem},
+#define HK_VOP2(name, unit, dsts, sem) {#name, sem},
+#define HK_VOP3(name, unit, dsts, sem) {#name, sem},
+#define HK_VOP3P(name, unit, dsts, sem) {#name, sem},
+#define HK_VOPC(name, sem) {#name, sem},
+#include "hk/ISA/Instructions/VOP1.def"
+#include "hk/ISA/Instructions/VOP2.def"
+#include "hk/ISA/Instructions/VOP3.def"
+#include "hk/ISA/Instructions/VOP3P.def"
+#include "hk/ISA/Instructions/VOPC.def"
+  };
+  return bindings;
 }

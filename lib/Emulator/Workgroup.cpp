@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace hk;
 using namespace hk::emu;
@@ -87,7 +88,8 @@ uint8_t *hk::emu::globalAccess(Wave &w, const Instr &in, uint64_t address,
     w.wg->report(SanitizerReport::GlobalOutOfBounds, w, in.pc, lane, address,
                  llvm::Twine(write ? "write" : "read") + " of " +
                      llvm::Twine(size) + " bytes at " + hex(address) +
-                     " outside every device allocation (" + in.mnemonic + ")");
+                     " outside every device allocation (" + in.mnemonic() +
+                     ")");
   return nullptr;
 }
 
@@ -103,7 +105,7 @@ uint8_t *hk::emu::ldsAccess(Wave &w, const Instr &in, uint32_t address,
               llvm::Twine(write ? "write" : "read") + " of " +
                   llvm::Twine(size) + " bytes at LDS address " + hex(address) +
                   " beyond the workgroup's " + llvm::Twine(wg.lds.size()) +
-                  " bytes of LDS (" + in.mnemonic + ")");
+                  " bytes of LDS (" + in.mnemonic() + ")");
   return nullptr;
 }
 
@@ -130,7 +132,7 @@ uint8_t *hk::emu::scratchAccess(Wave &w, const Instr &in, uint32_t address,
                   llvm::Twine(size) + " bytes at scratch offset " +
                   hex(address) + " beyond the kernel's " +
                   llvm::Twine(perLane) + " bytes of scratch per lane (" +
-                  in.mnemonic + ")");
+                  in.mnemonic() + ")");
   return nullptr;
 }
 
@@ -257,7 +259,7 @@ void hk::emu::checkPendingRead(Wave &w, const Instr &in, const Operand &op) {
                            ? "a" + std::to_string(reg - kAgprBase)
                            : "v" + std::to_string(reg);
     w.wg->report(SanitizerReport::ReadBeforeWait, w, in.pc, -1, 0,
-                 in.mnemonic + " reads " + name + " before the load at pc " +
+                 in.mnemonic() + " reads " + name + " before the load at pc " +
                      hex(load ? load->pc : 0) +
                      " that writes it was waited for (needs s_waitcnt " +
                      counter + ")");
@@ -291,7 +293,7 @@ void hk::emu::checkDmaPendingRead(Wave &w, const Instr &in, uint32_t address,
     if (!pending[d])
       continue;
     w.wg->report(SanitizerReport::ReadBeforeWait, w, in.pc, lane, address,
-                 in.mnemonic + " reads LDS address " + hex(d * 4) +
+                 in.mnemonic() + " reads LDS address " + hex(d * 4) +
                      " that a direct-to-LDS load of wave " +
                      llvm::Twine(pending[d] - 1) +
                      " has not been waited for (needs s_waitcnt vmcnt "
@@ -361,7 +363,7 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
       w.wg->launch->chip->lds.cost({addr0, addr1, mask, bytes, write});
   LdsConflictStats &stats = w.wg->ldsStats[in.pc];
   if (stats.mnemonic.empty())
-    stats.mnemonic = in.mnemonic;
+    stats.mnemonic = in.mnemonic().str();
   ++stats.executions;
   stats.phases += cost.phases;
   stats.extraCycles += cost.conflictCycles;
@@ -379,6 +381,7 @@ static void initializeWave(Workgroup &wg, Wave &w, unsigned index) {
   w.ldsOps.clear();
   w.smemOps.clear();
   w.scc = false;
+  w.gprIndexing = false;
   w.state = Wave::Running;
   w.id = index;
   w.barriers = 0;
@@ -463,6 +466,24 @@ static void traceInstruction(const Wave &w, const Instr &in) {
   llvm::errs() << "  exec=" << llvm::format_hex(w.exec(), 18) << "\n";
 }
 
+/// `in` with the VGPR operands VGPR indexing mode enables (M0[15:12]: src0,
+/// src1, src2, dst) moved up by the index in M0[7:0] (AMD GFX9 ISA, "VGPR
+/// Indexing").
+static Instr withIndexedVgprs(const Wave &w, const Instr &in) {
+  Instr indexed = in;
+  uint32_t index = w.s[kM0] & 0xff, mode = (w.s[kM0] >> 12) & 0xf;
+  auto move = [&](unsigned op) {
+    if (op < indexed.numOps && indexed.ops[op].kind == OpKind::Vgpr)
+      indexed.ops[op].reg = uint16_t(indexed.ops[op].reg + index);
+  };
+  if ((mode & 8) && in.numDsts > 0)
+    move(0);
+  for (unsigned i = 0; i < 3; ++i)
+    if ((mode >> i) & 1)
+      move(in.numDsts + i);
+  return indexed;
+}
+
 static void runSlice(Wave &w, const DecodedProgram &program, unsigned budget,
                      bool checkWaits) {
   KernelCounters &counters = w.wg->counters;
@@ -477,6 +498,9 @@ static void runSlice(Wave &w, const DecodedProgram &program, unsigned budget,
       return;
     }
     w.pc = in->pc + in->size;
+    std::optional<Instr> indexed;
+    if (LLVM_UNLIKELY(w.gprIndexing) && isa::isVectorAlu(in->unit()))
+      in = &indexed.emplace(withIndexedVgprs(w, *in));
     if (checkWaits && w.pendingCount)
       for (unsigned i = in->numDsts; i < in->numOps; ++i)
         checkPendingRead(w, *in, in->ops[i]);

@@ -370,11 +370,11 @@ const MfmaInstr *ChipInfo::findMfma(llvm::StringRef mnemonic) const {
   return nullptr;
 }
 
-unsigned ChipInfo::occupancy(unsigned vgprs, unsigned agprs, unsigned ldsBytes,
+unsigned ChipInfo::occupancy(unsigned vgprs, unsigned ldsBytes,
                              unsigned wavesPerWorkgroup) const {
-  // AGPRs are allocated after the arch VGPRs rounded up to 4; the unified
-  // file is allocated in granules of 8 registers.
-  unsigned unified = llvm::alignTo(llvm::alignTo(vgprs, 4) + agprs, 8);
+  // The unified file (arch VGPRs, then AGPRs) is allocated in granules of
+  // 8 registers.
+  unsigned unified = llvm::alignTo(vgprs, 8);
   unsigned byRegs = unified == 0 ? maxWavesPerSimd : vgprsPerSimdLane / unified;
   unsigned waves = std::min(maxWavesPerSimd, byRegs);
   if (ldsBytes > 0 && wavesPerWorkgroup > 0) {

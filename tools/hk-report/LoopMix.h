@@ -1,20 +1,22 @@
 //===- LoopMix.h - Loops and instruction mix of a kernel's code -*- C++ -*-===//
 //
-// hk-report's static view of a kernel's machine code: the loops found from
-// back edges and, per loop and for the code outside loops, how many
-// instructions of each kind it holds. Counts are static (each instruction
-// of the range counted once), not executed instructions.
+// hk-report's static view of a kernel's machine code: its control-flow
+// graph, the natural loops of that graph (a back edge goes to a block that
+// dominates its source) and, per loop and for the code outside loops, how
+// many instructions of each kind it holds. Counts are static (each
+// instruction counted once), not executed instructions.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_TOOLS_HK_REPORT_LOOPMIX_H
 #define HK_TOOLS_HK_REPORT_LOOPMIX_H
 
-#include "hk/Emulator/Disassembly.h"
+#include "hk/ISA/Instruction.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -66,10 +68,15 @@ struct InstructionMix {
   std::set<int64_t> priorities;
   /// s_waitcnt limits below the counter's maximum -> how many wait so.
   std::map<unsigned, uint64_t> vmcntLimits, lgkmcntLimits;
-  /// Instructions by mnemonic; direct-to-LDS loads get a " lds" suffix.
-  std::map<std::string, uint64_t> mnemonics;
+  /// Instructions by mnemonic, with their unit; direct-to-LDS loads get a
+  /// " lds" suffix.
+  struct MnemonicCount {
+    uint64_t count = 0;
+    isa::Unit unit = isa::Unit::Hint;
+  };
+  std::map<std::string, MnemonicCount> mnemonics;
 
-  void add(const emu::DecodedInstruction &instruction);
+  void add(const isa::Instruction &instruction);
 
   /// The disjoint counters with their report names ("valu", "ds_read",
   /// ...), in report order.
@@ -80,41 +87,47 @@ struct InstructionMix {
   static llvm::ArrayRef<Category> categories();
 };
 
-/// A loop: the code from a back edge's target to the last branch going back
-/// to it.
+/// A natural loop: its header block (the target of its back edges, which
+/// dominates them) and every block that reaches a back edge without
+/// passing through the header.
 struct Loop {
-  uint64_t start = 0; ///< Address of the first instruction (the target).
-  uint64_t end = 0;   ///< Address of the last back-edge branch (inclusive).
+  uint64_t start = 0; ///< Address of the header's first instruction.
+  uint64_t end = 0;   ///< Address of the body's last instruction.
   unsigned backEdges = 0;
   unsigned depth = 1;             ///< 1 for an outermost loop.
   std::optional<unsigned> parent; ///< Index of the enclosing loop.
   std::vector<unsigned> nested;   ///< Indices of directly nested loops.
+  /// Indices into KernelCode::instructions of the loop's instructions, in
+  /// address order.
+  std::vector<unsigned> body;
   /// Instructions of the loop that are not inside a nested loop.
   InstructionMix mix;
 
-  bool contains(uint64_t address) const {
-    return address >= start && address <= end;
+  bool contains(unsigned instruction) const {
+    return std::binary_search(body.begin(), body.end(), instruction);
   }
 };
 
 /// A kernel's code and its loop structure.
 struct KernelCode {
   uint64_t start = 0, end = 0; ///< [start, end) in the code object.
-  std::vector<emu::DecodedInstruction> instructions;
-  std::vector<Loop> loops; ///< By start address, outer before inner.
+  std::vector<isa::Instruction> instructions;
+  std::vector<Loop> loops; ///< By header address, outer before inner.
   InstructionMix outsideLoops;
   InstructionMix total;
 
-  /// Index of the innermost loop holding `address`, if any.
-  std::optional<unsigned> innermostLoop(uint64_t address) const;
+  /// Index of the innermost loop holding instruction `index`, if any.
+  std::optional<unsigned> innermostLoop(unsigned index) const;
 };
 
 /// Finds the loops of the instructions in [start, end) and counts their mix.
-/// A back edge is a direct branch, conditional or not, whose target is at or
-/// before it and inside the kernel; back edges to one target form one loop.
-/// Loops nest by address range; each instruction is counted in the
-/// innermost loop holding it, or outside loops.
-KernelCode analyzeKernelCode(llvm::ArrayRef<emu::DecodedInstruction> all,
+/// The control-flow graph has an edge for each direct branch and each
+/// fall-through; back edges to one header form one loop, loops nest by
+/// their bodies, and each instruction is counted in the innermost loop
+/// holding it, or outside loops. Code reached only through indirect
+/// branches (s_setpc) is outside loops; so is an irreducible cycle, which
+/// has no header dominating it.
+KernelCode analyzeKernelCode(llvm::ArrayRef<isa::Instruction> all,
                              uint64_t start, uint64_t end);
 
 } // namespace hk::report

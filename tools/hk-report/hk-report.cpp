@@ -70,10 +70,12 @@ static Occupancy computeOccupancy(const hk::ChipInfo &chip,
                                   const hk::KernelInfo &kernel) {
   Occupancy o;
   unsigned perGroup = wavesPerWorkgroup(kernel);
-  o.waves = chip.occupancy(kernel.vgprCount, kernel.agprCount,
-                           kernel.groupSegmentFixedSize, perGroup);
-  o.byRegisters = chip.occupancy(kernel.vgprCount, kernel.agprCount, 0, 0);
-  o.byLds = chip.occupancy(0, 0, kernel.groupSegmentFixedSize, perGroup);
+  // The metadata's .vgpr_count already counts the AGPRs on chips with a
+  // unified register file (arch VGPRs rounded up to 4, then AGPRs).
+  o.waves =
+      chip.occupancy(kernel.vgprCount, kernel.groupSegmentFixedSize, perGroup);
+  o.byRegisters = chip.occupancy(kernel.vgprCount, 0, 0);
+  o.byLds = chip.occupancy(0, kernel.groupSegmentFixedSize, perGroup);
   o.bySlots = chip.maxWavesPerSimd;
   // ChipInfo caps each figure at the wave slots: at the cap, the slots are
   // the limit whatever the registers and LDS would allow.
@@ -181,12 +183,12 @@ static void printSummary(raw_ostream &os, const InstructionMix &m) {
 /// "16 ds_read_b128, 2 ds_read_b64" for the mnemonics of one class.
 static void printMnemonics(raw_ostream &os, StringRef label,
                            const InstructionMix &m,
-                           function_ref<bool(StringRef)> select) {
+                           function_ref<bool(hk::isa::Unit)> select) {
   std::string list;
-  for (const auto &[mnemonic, count] : m.mnemonics)
-    if (select(mnemonic))
-      list +=
-          (list.empty() ? "" : ", ") + std::to_string(count) + " " + mnemonic;
+  for (const auto &[mnemonic, entry] : m.mnemonics)
+    if (select(entry.unit))
+      list += (list.empty() ? "" : ", ") + std::to_string(entry.count) + " " +
+              mnemonic;
   if (!list.empty())
     os << "      " << left_justify(label, 9) << list << "\n";
 }
@@ -202,20 +204,11 @@ static std::string waitList(StringRef counter,
 }
 
 static void printDetails(raw_ostream &os, const InstructionMix &m) {
-  printMnemonics(os, "mfma", m, [](StringRef s) {
-    return s.starts_with("v_mfma") || s.starts_with("v_smfmac");
-  });
-  printMnemonics(os, "lds", m,
-                 [](StringRef s) { return s.starts_with("ds_"); });
-  printMnemonics(os, "vmem", m, [](StringRef s) {
-    return s.starts_with("buffer_") || s.starts_with("tbuffer_") ||
-           s.starts_with("global_") || s.starts_with("flat_") ||
-           s.starts_with("scratch_");
-  });
-  printMnemonics(os, "smem", m, [](StringRef s) {
-    return s.starts_with("s_load") || s.starts_with("s_buffer_load") ||
-           s.starts_with("s_store") || s.starts_with("s_dcache");
-  });
+  using hk::isa::Unit;
+  printMnemonics(os, "mfma", m, [](Unit u) { return u == Unit::Mfma; });
+  printMnemonics(os, "lds", m, [](Unit u) { return u == Unit::Lds; });
+  printMnemonics(os, "vmem", m, hk::isa::isVectorMemory);
+  printMnemonics(os, "smem", m, [](Unit u) { return u == Unit::Smem; });
   std::string vm = waitList("vmcnt", m.vmcntLimits);
   std::string lgkm = waitList("lgkmcnt", m.lgkmcntLimits);
   if (!vm.empty() || !lgkm.empty())
@@ -242,11 +235,10 @@ static void printLoop(raw_ostream &os, const KernelCode &code, unsigned index) {
   }
   if (!disassembleLoops)
     return;
-  for (const hk::emu::DecodedInstruction &in : code.instructions) {
-    if (!loop.contains(in.address))
-      continue;
-    os << "      " << format_hex(in.address, 10) << "  " << in.text;
-    std::optional<unsigned> owner = code.innermostLoop(in.address);
+  for (unsigned i : loop.body) {
+    const hk::isa::Instruction &in = code.instructions[i];
+    os << "      " << format_hex(in.pc, 10) << "  " << in.text;
+    std::optional<unsigned> owner = code.innermostLoop(i);
     if (owner && *owner != index)
       os << "  [loop " << *owner + 1 << "]";
     os << "\n";
@@ -311,8 +303,8 @@ static json::Object mixToJson(const InstructionMix &m) {
     return object;
   };
   json::Object mnemonics;
-  for (const auto &[mnemonic, count] : m.mnemonics)
-    mnemonics[mnemonic] = count;
+  for (const auto &[mnemonic, entry] : m.mnemonics)
+    mnemonics[mnemonic] = entry.count;
   return json::Object{
       {"counts", std::move(counts)},
       {"mfma_flops", m.mfmaFlops},
@@ -415,7 +407,7 @@ static Error reportObject(StringRef path, json::Array &all) {
   Expected<std::vector<FunctionSymbol>> functions = readFunctionSymbols(path);
   if (!functions)
     return functions.takeError();
-  Expected<std::vector<hk::emu::DecodedInstruction>> instructions =
+  Expected<std::vector<hk::isa::Instruction>> instructions =
       hk::emu::disassemble(*object);
   if (!instructions)
     return makeError("cannot decode '" + path +

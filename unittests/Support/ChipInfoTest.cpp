@@ -70,11 +70,14 @@ TEST(ChipInfo, DirectToLdsWidths) {
 TEST(ChipInfo, Occupancy) {
   const ChipInfo &cdna3 = *ChipInfo::lookup("gfx942");
   // 128 unified registers -> 4 waves; 256 -> 2; 512 -> 1.
-  EXPECT_EQ(cdna3.occupancy(128, 0, 0, 4), 4u);
-  EXPECT_EQ(cdna3.occupancy(128, 128, 0, 4), 2u);
-  EXPECT_EQ(cdna3.occupancy(256, 256, 0, 8), 1u);
-  EXPECT_EQ(cdna3.occupancy(16, 0, 0, 4), 8u);
+  EXPECT_EQ(cdna3.occupancy(128, 0, 4), 4u);
+  // 128 arch VGPRs and 128 AGPRs: .vgpr_count 256.
+  EXPECT_EQ(cdna3.occupancy(256, 0, 4), 2u);
+  // v0-v255 and a0-a157 (.vgpr_count 414): one wave, not zero.
+  EXPECT_EQ(cdna3.occupancy(414, 0, 8), 1u);
+  EXPECT_EQ(cdna3.occupancy(512, 0, 8), 1u);
+  EXPECT_EQ(cdna3.occupancy(16, 0, 4), 8u);
   // A workgroup needing all of LDS: one group of 8 waves per CU = 2/SIMD.
-  EXPECT_EQ(cdna3.occupancy(16, 0, 64 * 1024, 8), 2u);
-  EXPECT_EQ(cdna3.occupancy(16, 0, 64 * 1024 + 1, 8), 0u);
+  EXPECT_EQ(cdna3.occupancy(16, 64 * 1024, 8), 2u);
+  EXPECT_EQ(cdna3.occupancy(16, 64 * 1024 + 1, 8), 0u);
 }

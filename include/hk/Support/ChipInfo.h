@@ -167,7 +167,10 @@ struct ChipInfo {
   const MfmaInstr *findMfma(llvm::StringRef mnemonic) const;
 
   /// Waves per SIMD that fit the given per-wave resources (0 if none fit).
-  unsigned occupancy(unsigned vgprs, unsigned agprs, unsigned ldsBytes,
+  /// `vgprs` counts the whole unified allocation of a wave: the arch VGPRs
+  /// rounded up to 4 plus the AGPRs, as a code object's .vgpr_count does on
+  /// these chips (never add .agpr_count to it).
+  unsigned occupancy(unsigned vgprs, unsigned ldsBytes,
                      unsigned wavesPerWorkgroup) const;
 };
 
