@@ -26,6 +26,7 @@
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -521,6 +522,17 @@ static unsigned immediateBits(unsigned type) {
   }
 }
 
+/// A literal constant LLVM keeps as an expression (lit(...), the form it
+/// prints for a literal an inline constant could have encoded): its value,
+/// or else the literal dword that ends the instruction.
+static uint64_t literalValue(const llvm::MCExpr &expr,
+                             const Instruction &in) {
+  int64_t value = 0;
+  if (expr.evaluateAsAbsolute(value))
+    return uint64_t(value);
+  return in.words[in.size / 4 - 1];
+}
+
 static bool isSourceType(unsigned type) {
   return (type >= optype::SrcFirst && type <= optype::SrcLast) ||
          (type >= optype::Kimm32 && type <= optype::Kimm64);
@@ -877,9 +889,11 @@ Instruction Decoder::decode(llvm::ArrayRef<uint8_t> bytes, uint64_t pc) const {
       if (!mo.getReg())
         continue;
       op = impl->registerOperand(mo.getReg(), error);
-    } else if (mo.isImm() && i >= defs && isSourceType(type)) {
+    } else if ((mo.isImm() || mo.isExpr()) && i >= defs &&
+               isSourceType(type)) {
       unsigned bits = immediateBits(type);
-      uint64_t value = uint64_t(mo.getImm());
+      uint64_t value = mo.isImm() ? uint64_t(mo.getImm())
+                                  : literalValue(*mo.getExpr(), in);
       op = immOperand(bits == 64 ? value : value & ((1ull << bits) - 1));
       if (bits == 64)
         op.count = 2;

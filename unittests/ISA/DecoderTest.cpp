@@ -89,6 +89,10 @@ TEST(Decoder, ConstantsTakeTheOperandWidth) {
   EXPECT_EQ(decode("v_add_f64 v[0:1], -1.0, v[2:3]").ops[1].imm,
             0xbff0000000000000u);
   EXPECT_EQ(decode("s_mov_b64 s[0:1], -1").ops[1].imm, ~0ull);
+  // A literal an inline constant could have encoded (printed lit(...)).
+  EXPECT_EQ(decode("s_addc_u32 s1, s1, lit(0xffffffff)").ops[2].imm,
+            0xffffffffu);
+  EXPECT_EQ(decode("s_add_u32 s1, s1, lit(0x0)").ops[2].kind, OpKind::Imm);
 }
 
 TEST(Decoder, SpecialRegisters) {
