@@ -120,11 +120,14 @@ static uint64_t bfeU64(uint64_t a, uint32_t b) {
 }
 
 static uint64_t bfeI64(uint64_t a, uint32_t b) {
-  unsigned width = (b >> 16) & 0x7f;
+  unsigned offset = b & 63, width = (b >> 16) & 0x7f;
+  if (width == 0)
+    return 0;
+  // A field reaching past bit 63 is the arithmetic shift's result.
+  if (width >= 64)
+    return uint64_t(int64_t(a) >> offset);
   uint64_t v = bfeU64(a, b);
-  if (width > 0 && width < 64)
-    v = uint64_t(int64_t(v << (64 - width)) >> (64 - width));
-  return v;
+  return uint64_t(int64_t(v << (64 - width)) >> (64 - width));
 }
 
 // Saveexec: sdst = exec; exec = f(src, exec); scc = exec != 0.
