@@ -12,9 +12,12 @@
 // --pad=N runs the GEMMs on matrices whose rows are N elements longer than
 // their columns.
 //
+// With --arg, hk-run runs a kernel of one's own instead, on the arguments
+// given, against one's own reference (see UserKernel.h).
+//
 //===----------------------------------------------------------------------===//
 
-#include "Workloads.h"
+#include "UserKernel.h"
 
 #include "hk/Compiler/Compiler.h"
 #include "hk/Emulator/Device.h"
@@ -32,6 +35,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 using namespace llvm;
 using namespace hk;
@@ -105,6 +110,42 @@ static cl::opt<unsigned> repeat("repeat",
                                          "--compile-only"),
                                 cl::init(1), cl::cat(category));
 
+static cl::OptionCategory
+    userCategory("hk-run options for a kernel of one's own (with --kernel)");
+static cl::list<std::string>
+    argList("arg",
+            cl::desc("A kernel argument: NAME=FILE.npy, NAME=random:SHAPE, "
+                     "NAME=zeros:SHAPE, NAME=out:SHAPE (an output to write "
+                     "whole) or NAME=NUMBER"),
+            cl::value_desc("NAME=VALUE"), cl::cat(userCategory));
+static cl::list<std::string>
+    outputList("output",
+               cl::desc("A view argument with data the kernel updates in "
+                        "place (checked against the reference too)"),
+               cl::value_desc("NAME"), cl::cat(userCategory));
+static cl::list<std::string>
+    expectList("expect",
+               cl::desc("Expected values of an output, from a .npy file"),
+               cl::value_desc("NAME=FILE.npy"), cl::cat(userCategory));
+static cl::opt<std::string> referenceOption(
+    "reference",
+    cl::desc("Python function computing the outputs from the arguments' "
+             "values (default FUNCTION: reference)"),
+    cl::value_desc("FILE.py[:FUNCTION]"), cl::cat(userCategory));
+static cl::opt<std::string>
+    gridOption("grid",
+               cl::desc("Blocks to launch (default: the grid the kernel's "
+                        "output stores need)"),
+               cl::value_desc("X[,Y[,Z]]"), cl::cat(userCategory));
+static cl::opt<double>
+    rtolOption("rtol",
+               cl::desc("Relative bound: |got - ref| <= atol + rtol*|ref| "
+                        "(default: two roundings of the output type)"),
+               cl::cat(userCategory));
+static cl::opt<double> atolOption("atol",
+                                  cl::desc("Absolute bound (default 0)"),
+                                  cl::cat(userCategory));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "hk-run") << message << "\n";
   return 1;
@@ -158,6 +199,38 @@ static void printCounters(raw_ostream &os, const emu::KernelCounters &c,
      << "\n";
 }
 
+/// A number for JSON, which has no NaN or infinity: those become strings.
+static json::Value jsonNumber(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+static void printCheck(raw_ostream &os, bool ok, StringRef kernel,
+                       const run::CaseOutcome &outcome) {
+  const CheckResult &check = outcome.check;
+  os << "  " << (ok ? "PASS" : "FAIL") << " " << kernel << " "
+     << outcome.description << ": max abs err "
+     << format("%.3g", check.maxAbsError) << ", max rel err "
+     << format("%.3g", check.maxRelError) << ", worst err/bound "
+     << format("%.3f", check.worstErrorOverBound) << "\n"
+     << "    grid " << outcome.grid[0] << "x" << outcome.grid[1] << "x"
+     << outcome.grid[2] << "; tolerance: " << check.toleranceRule << "\n";
+  if (check.passed())
+    return;
+  os << "    ";
+  if (check.failures)
+    os << check.failures << " of " << check.elements
+       << " elements out of bound; ";
+  if (check.unwritten)
+    os << check.unwritten << " elements not written; ";
+  if (check.changed)
+    os << check.changed << " elements changed that should not have; ";
+  os << "first: " << check.firstFailure << "\n";
+}
+
 static json::Object resourcesJson(const KernelInfo &info) {
   return json::Object{{"vgpr", info.vgprCount},
                       {"agpr", info.agprCount},
@@ -170,7 +243,7 @@ static json::Object resourcesJson(const KernelInfo &info) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &userCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "HK-MLIR: compile an example, run it in the "
                               "emulator and check it against a CPU "
@@ -212,14 +285,56 @@ int main(int argc, char **argv) {
   if (!buffer)
     return fail("cannot read '" + input + "': " + buffer.getError().message());
   StringRef source = (*buffer)->getBuffer();
-  auto specs = run::parseRunSpecs(source);
-  if (!specs)
-    return fail(input + ": " + toString(specs.takeError()));
-  if (specs->empty())
-    return fail(input + " has no '// HK-RUN:' lines saying how to run it");
   if (chipName != "all" && !ChipInfo::lookup(chipName))
     return fail("unknown chip '" + chipName +
                 "'; known chips: " + ChipInfo::knownChipNames() + ", all");
+  // A kernel of one's own: one case, described by the options.
+  const bool userKernel = !argList.empty();
+  std::unique_ptr<run::Workload> userWorkload;
+  if (userKernel) {
+    if (onlyKernel.empty())
+      return fail("--arg needs --kernel=NAME: the kernel to run");
+    if (!shapesText.empty() || caseSettings.rowPadding)
+      return fail("--shapes and --pad run an example's HK-RUN cases; with "
+                  "--arg the arguments give the shapes");
+    run::UserKernelOptions user;
+    user.args.assign(argList.begin(), argList.end());
+    user.outputs.assign(outputList.begin(), outputList.end());
+    user.expects.assign(expectList.begin(), expectList.end());
+    user.reference = referenceOption;
+    user.grid = gridOption;
+    if (rtolOption.getNumOccurrences())
+      user.rtol = rtolOption;
+    if (atolOption.getNumOccurrences())
+      user.atol = atolOption;
+    auto workload = run::makeUserWorkload(user);
+    if (!workload)
+      return fail(toString(workload.takeError()));
+    userWorkload = std::move(*workload);
+  } else if (!outputList.empty() || !expectList.empty() ||
+             !referenceOption.empty() || !gridOption.empty() ||
+             rtolOption.getNumOccurrences() || atolOption.getNumOccurrences()) {
+    return fail("--output, --expect, --reference, --grid, --rtol and --atol "
+                "describe a kernel of one's own: give its arguments with "
+                "--arg");
+  }
+
+  std::vector<run::RunSpec> userSpecs;
+  if (userKernel) {
+    run::RunSpec spec;
+    spec.workload = "user";
+    spec.params["kernel"] = onlyKernel;
+    spec.shapes = {{}};
+    userSpecs.push_back(std::move(spec));
+  }
+  auto specs = userKernel
+                   ? Expected<std::vector<run::RunSpec>>(std::move(userSpecs))
+                   : run::parseRunSpecs(source);
+  if (!specs)
+    return fail(input + ": " + toString(specs.takeError()));
+  if (specs->empty())
+    return fail(input + " has no '// HK-RUN:' lines saying how to run it "
+                        "(or give a kernel's arguments with --arg)");
   std::vector<std::vector<int64_t>> overrideShapes;
   if (!shapesText.empty()) {
     auto parsed = run::parseShapes(shapesText);
@@ -235,7 +350,10 @@ int main(int argc, char **argv) {
   bool kernelFound = false, chipFound = false;
   SetVector<StringRef> namedChips;
   for (const run::RunSpec &spec : *specs) {
-    auto workload = run::makeWorkload(spec);
+    auto workload =
+        userKernel
+            ? Expected<std::unique_ptr<run::Workload>>(std::move(userWorkload))
+            : run::makeWorkload(spec);
     if (!workload)
       return fail(input + ": " + toString(workload.takeError()));
     if (!onlyKernel.empty() && spec.get("kernel") != onlyKernel) {
@@ -333,7 +451,7 @@ int main(int argc, char **argv) {
                                     caseSettings, options);
         if (!outcome)
           return fail(kernelName + ": " + toString(outcome.takeError()));
-        const run::CheckResult &check = outcome->check;
+        const CheckResult &check = outcome->check;
         bool quiet = outcome->launch.totalReports == 0;
         bool ok = check.passed() && quiet;
         ok ? ++passed : ++failed;
@@ -344,26 +462,22 @@ int main(int argc, char **argv) {
               {"kernel", kernelName},
               {"case", outcome->description},
               {"passed", ok},
-              {"max_abs_error", check.maxAbsError},
-              {"max_rel_error", check.maxRelError},
-              {"worst_error_over_bound", check.worstErrorOverBound},
+              {"grid", json::Array{outcome->grid[0], outcome->grid[1],
+                                   outcome->grid[2]}},
+              {"max_abs_error", jsonNumber(check.maxAbsError)},
+              {"max_rel_error", jsonNumber(check.maxRelError)},
+              {"worst_error_over_bound", jsonNumber(check.worstErrorOverBound)},
               {"failures", check.failures},
+              {"unwritten", check.unwritten},
+              {"changed_inputs", check.changed},
+              {"first_failure", check.firstFailure},
               {"sanitizer_reports", outcome->launch.totalReports},
               {"compile_seconds", compiled->seconds},
               {"resources", resourcesJson(*info)},
               {"counters", outcome->launch.counters.toJson()}});
           continue;
         }
-        outs() << "  " << (ok ? "PASS" : "FAIL") << " " << kernelName << " "
-               << outcome->description << ": max abs err "
-               << format("%.3g", check.maxAbsError) << ", max rel err "
-               << format("%.3g", check.maxRelError) << ", worst err/bound "
-               << format("%.3f", check.worstErrorOverBound) << "\n"
-               << "    tolerance: " << check.toleranceRule << "\n";
-        if (!check.passed())
-          outs() << "    " << check.failures << " of " << check.elements
-                 << " elements out of bound; first: " << check.firstFailure
-                 << "\n";
+        printCheck(outs(), ok, kernelName, *outcome);
         printCounters(outs(), outcome->launch.counters,
                       outcome->launch.seconds);
         outs() << "    sanitizers: "

@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -44,6 +45,9 @@ struct KernelInfo {
   uint32_t groupSegmentFixedSize = 0;   ///< Static LDS bytes.
   uint32_t privateSegmentFixedSize = 0; ///< Scratch bytes per lane.
   uint32_t sgprCount = 0;
+  /// `.vgpr_count`: on gfx90a and later (every chip HK knows) the unified
+  /// register count, the architectural VGPRs rounded up to 4 plus the
+  /// AGPRs (`.agpr_count`), which it therefore already includes.
   uint32_t vgprCount = 0;
   uint32_t agprCount = 0;
   uint32_t sgprSpillCount = 0;
@@ -57,6 +61,12 @@ struct KernelInfo {
   /// Virtual address of the first instruction (descriptor address plus
   /// kernel_code_entry_byte_offset).
   uint64_t entryAddress = 0;
+
+  /// Architectural VGPRs (rounded up to 4): the unified count less the
+  /// AGPRs.
+  uint32_t archVgprCount() const {
+    return vgprCount - std::min(vgprCount, agprCount);
+  }
 
   /// Explicit (non-hidden) arguments.
   std::vector<const KernelArg *> explicitArgs() const;

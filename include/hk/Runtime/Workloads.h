@@ -1,29 +1,33 @@
-//===- Workloads.h - What hk-run runs and how it checks it --------*- C++
+//===- Workloads.h - The example kernels' runs and checks ----------*- C++
 //-*-===//
 //
 // An example kernel says how to run it in `// HK-RUN:` lines:
 //
-//   // HK-RUN: gemm kernel=gemm_abt_bf16 form=abt block=128x128
-//   shapes=256x256x128,200x136x72
-//   // HK-RUN: elementwise kernel=scale_add expr=scale_add block=64x64
-//   alpha=1.5 shapes=300x200
+//   // HK-RUN: gemm kernel=gemm_abt_bf16 form=abt shapes=256x256x128,200x136x72
+//   // HK-RUN: elementwise kernel=scale_add expr=scale_add alpha=1.5
+//   shapes=300x200
 //
 // Each workload builds seeded random inputs, launches the kernel in the
-// emulator, computes a CPU reference in double precision and compares every
-// element against an error bound derived from the element types.
+// emulator (launchKernel), and checks the run (Check.h) against its
+// reference (References.h): every output element within its bound and
+// written, every input unchanged. The grid is the one the kernel's output
+// tiling fixes, or the one `block=RxC` (`rows=N`) says when given.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HK_RUN_WORKLOADS_H
-#define HK_TOOLS_HK_RUN_WORKLOADS_H
+#ifndef HK_RUNTIME_WORKLOADS_H
+#define HK_RUNTIME_WORKLOADS_H
 
 #include "hk/Emulator/Device.h"
+#include "hk/Runtime/Check.h"
 #include "hk/Runtime/KernelABI.h"
+#include "hk/Runtime/Launch.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,12 +44,16 @@ struct RunSpec {
   std::string get(llvm::StringRef key, llvm::StringRef fallback = "") const;
 };
 
-/// Reads every `// HK-RUN:` line of an example.
+/// Reads every `// HK-RUN:` line of an example; an unknown chip in
+/// `chips=` is an error.
 llvm::Expected<std::vector<RunSpec>> parseRunSpecs(llvm::StringRef source);
 
 /// Reads a list of cases, "256x256x128,200x136x72".
 llvm::Expected<std::vector<std::vector<int64_t>>>
 parseShapes(llvm::StringRef text);
+
+/// Reads one shape, "256x256x64"; sizes are 32-bit in the kernel ABI.
+llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef text);
 
 /// How a case builds its inputs.
 struct CaseSettings {
@@ -56,23 +64,11 @@ struct CaseSettings {
   int64_t rowPadding = 0;
 };
 
-/// How one case compared with the reference.
-struct CheckResult {
-  uint64_t elements = 0;
-  uint64_t failures = 0;
-  double maxAbsError = 0;
-  double maxRelError = 0;
-  double worstErrorOverBound = 0; ///< <= 1 when every element is in bound.
-  std::string firstFailure;       ///< Empty when none.
-  std::string toleranceRule;      ///< The bound, in words.
-
-  bool passed() const { return failures == 0; }
-};
-
 struct CaseOutcome {
   std::string description; ///< "M=256 N=256 K=128".
   CheckResult check;
   emu::LaunchResult launch;
+  GridSize grid{1, 1, 1};
 };
 
 /// A runnable kind of kernel.
@@ -94,4 +90,4 @@ llvm::Expected<std::unique_ptr<Workload>> makeWorkload(const RunSpec &spec);
 
 } // namespace hk::run
 
-#endif // HK_TOOLS_HK_RUN_WORKLOADS_H
+#endif // HK_RUNTIME_WORKLOADS_H
