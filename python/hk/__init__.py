@@ -23,10 +23,11 @@ name to its signature. bf16 and fp8 arrays hold raw bits: see
 arguments that do not fit.
 """
 
-from .compiler import (CompileError, Kernel, Module, Param, chip_info, chips,
-                       compile, compile_file)
+from .compiler import (CompileError, Kernel, Module, Param, SpillWarning,
+                       chip_info, chips, compile, compile_file)
 from .dtypes import from_bf16, from_fp8, numpy_dtype, to_bf16, to_fp8
 from .emulator import Device, LaunchError, LaunchResult, SanitizerReport
+from . import references
 
 __all__ = [
     "CompileError",
@@ -37,6 +38,7 @@ __all__ = [
     "Module",
     "Param",
     "SanitizerReport",
+    "SpillWarning",
     "chip_info",
     "chips",
     "compile",
@@ -44,6 +46,7 @@ __all__ = [
     "from_bf16",
     "from_fp8",
     "numpy_dtype",
+    "references",
     "to_bf16",
     "to_fp8",
 ]

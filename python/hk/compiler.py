@@ -7,6 +7,7 @@ pack their arguments (see "Kernel ABI" in the README).
 """
 
 import os
+import warnings
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Optional
@@ -65,9 +66,15 @@ class Kernel:
     """One ``hk.kernel`` of a module: its name and signature.
 
     ``block`` is the number of work-items per block (64 per wave);
-    ``resources`` holds what the code object reports: ``vgprs``, ``agprs``,
-    ``sgprs``, ``lds_bytes``, ``scratch_bytes``, ``vgpr_spills``,
-    ``sgpr_spills``.
+    ``resources`` holds what the code object reports: ``vgprs``
+    (architectural VGPRs) and ``agprs`` (accumulation VGPRs), which
+    together take ``unified_vgprs`` of the register file, ``sgprs``,
+    ``lds_bytes``, ``scratch_bytes``, ``vgpr_spills``, ``sgpr_spills``, and
+    ``waves_per_simd`` (the occupancy those allow). ``grid_rule`` says
+    which grid covers the kernel's outputs, per grid dimension a tuple of
+    (parameter index, dimension, elements per block) whose block counts
+    the grid takes the largest of (empty: one block), or None when the
+    kernel's stores do not fix it.
     """
 
     name: str
@@ -75,6 +82,7 @@ class Kernel:
     block: int
     params: tuple
     resources: dict = field(default_factory=dict, compare=False)
+    grid_rule: Optional[tuple] = None
 
     def __str__(self):
         return f"{self.name}({', '.join(map(str, self.params))})"
@@ -90,7 +98,8 @@ class Module:
             k["name"]: Kernel(name=k["name"], waves=k["waves"],
                               block=k["waves"] * wave_size,
                               params=tuple(Param(**p) for p in k["params"]),
-                              resources=MappingProxyType(k["resources"]))
+                              resources=MappingProxyType(k["resources"]),
+                              grid_rule=k["grid_rule"])
             for k in native.kernels
         })
 
@@ -115,41 +124,75 @@ class Module:
         """Wall time from source text to code object."""
         return self._native.seconds
 
-    def launch(self, device, kernel, grid, args, *, sanitizers=True,
-               check=True, threads=0, max_reports=64):
-        """Runs ``kernel`` over ``grid`` blocks in the emulator ``device``.
+    def launch(self, device, kernel, grid=None, args=None, *,
+               sanitizers=True, check=True, threads=0, max_reports=64,
+               watchdog=None):
+        """Runs ``kernel`` over ``grid`` blocks on ``device``.
 
-        ``args`` has one entry per kernel parameter, in order: a numpy
-        array for each global view (its dtype must be the view's, see
-        ``Param.numpy_dtype``; its shape gives the view's sizes) and a
-        Python number for each i32/f32 scalar. Arrays are copied to the
-        device before the run and copied back after it, so outputs land in
-        the arrays passed (read-only arrays are not written); an array
-        passed twice is one device buffer, as one pointer would be.
-        ``grid`` is an int or a tuple of up to three ints; blocks have
-        ``Kernel.block`` work-items.
+        ``args`` has one entry per kernel parameter, in order: an array for
+        each global view (a numpy array, or any object exporting host
+        memory through DLPack, ``__dlpack__``; its dtype must be the
+        view's, see ``Param.numpy_dtype``; its shape gives the view's
+        sizes) and a Python number for each i32/f32 scalar. Arrays are
+        copied to the device before the run and copied back after it, so
+        outputs land in the arrays passed (read-only numpy arrays are not
+        written; DLPack memory is); an array passed twice is one device
+        buffer, as one pointer would be. ``grid`` is an int or a tuple of
+        up to three ints, or None for the grid the kernel's output stores
+        need (``Kernel.grid_rule``); blocks have ``Kernel.block``
+        work-items.
 
-        With ``sanitizers`` the emulator checks every access and wait; a
-        finding raises :class:`hk.LaunchError` unless ``check`` is False,
-        in which case it is only listed in the result. ``threads`` is the
-        number of host threads (0: one per core).
+        On an emulated device, with ``sanitizers`` the emulator checks
+        every access and wait; a finding raises :class:`hk.LaunchError`
+        unless ``check`` is False, in which case it is only listed in the
+        result. ``threads`` is the number of host threads (0: one per
+        core); ``watchdog`` the wave-instructions one workgroup may execute
+        before the launch is stopped as a hang (default 200 million). On a
+        HIP device (``hk.Device("hip")``) the kernel runs on the GPU and
+        the result holds no counters.
 
         Returns a :class:`hk.LaunchResult`. Raises TypeError or ValueError
         for arguments that do not fit the signature (count, dtype, rank,
         static sizes, alignment, 32-bit ABI limits) and
-        :class:`hk.LaunchError` when the emulator cannot run the kernel.
+        :class:`hk.LaunchError` when the device cannot run the kernel.
         """
         return emulator.launch(self, device, kernel, grid, args,
                                sanitizers=sanitizers, check=check,
-                               threads=threads, max_reports=max_reports)
+                               threads=threads, max_reports=max_reports,
+                               watchdog=watchdog)
 
     def __repr__(self):
         return (f"<hk.Module for {self.chip}: "
                 f"{', '.join(self._kernels) or 'no kernels'}>")
 
 
+class SpillWarning(UserWarning):
+    """A compiled kernel spills registers to scratch memory (slow on a GPU:
+    each spill is a memory round trip)."""
+
+
+def _check_spills(module, spills):
+    spilling = []
+    for kernel in module.kernels.values():
+        r = kernel.resources
+        if r.get("vgpr_spills") or r.get("sgpr_spills") or \
+                r.get("scratch_bytes"):
+            spilling.append(
+                f"kernel '{kernel.name}' spills {r['vgpr_spills']} VGPRs and "
+                f"{r['sgpr_spills']} SGPRs ({r['scratch_bytes']} bytes of "
+                f"scratch per lane; {r['vgprs']} VGPRs + {r['agprs']} AGPRs "
+                f"in use)")
+    if not spilling or spills == "ignore":
+        return
+    message = "; ".join(spilling)
+    if spills == "error":
+        raise CompileError(message)
+    warnings.warn(message, SpillWarning, stacklevel=3)
+
+
 def compile(source, chip, *, name="<source>", lds_swizzle=True,
-            exact_waits=True, direct="auto", grid_chunk=0, grid_group=0):
+            exact_waits=True, direct="auto", grid_chunk=0, grid_group=0,
+            spills="warn"):
     """Compiles hk source text for ``chip`` ("gfx942" or "gfx950").
 
     ``name`` is the file name diagnostics quote. The other options are
@@ -157,12 +200,20 @@ def compile(source, chip, *, name="<source>", lds_swizzle=True,
     ``exact_waits``, ``direct`` ("auto", "always" or "never": direct-to-LDS
     group loads), ``grid_chunk`` and ``grid_group`` (hk-grid-swizzle).
 
+    A kernel that spills registers to scratch is reported when
+    ``spills`` is "warn" (the default: a :class:`hk.SpillWarning`), makes
+    the compilation fail when it is "error", and passes silently when it
+    is "ignore".
+
     Returns a :class:`Module`. Raises ValueError for an unknown chip or
     option value and :class:`hk.CompileError` with the compiler's
     diagnostics when the source does not compile.
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be a str, got {type(source).__name__}")
+    if spills not in ("warn", "error", "ignore"):
+        raise ValueError(f"spills must be 'warn', 'error' or 'ignore', got "
+                         f"{spills!r}")
     try:
         native = _hk.compile(source, str(name), chip, bool(lds_swizzle),
                              bool(exact_waits), direct,
@@ -170,7 +221,9 @@ def compile(source, chip, *, name="<source>", lds_swizzle=True,
                              emulator._integer("grid_group", grid_group))
     except _hk.CompileError as error:
         raise CompileError(str(error)) from None
-    return Module(native)
+    module = Module(native)
+    _check_spills(module, spills)
+    return module
 
 
 def compile_file(path, chip, **options):

@@ -84,20 +84,53 @@ class LaunchResult:
 
 
 class Device:
-    """An emulated AMD Instinct GPU: ``Device("gfx942")`` or ``"gfx950"``.
+    """Where kernels run: an emulated AMD Instinct GPU, ``Device("gfx942")``
+    or ``Device("gfx950")``, or device 0 of a HIP runtime, ``Device("hip")``.
 
-    Raises ValueError for a chip name that is not in ``hk.chips()``.
+    A HIP device needs a HIP runtime library, ``libamdhip64`` or the one
+    ``library`` (or the ``HK_HIP_LIBRARY`` environment variable) names,
+    and a gfx942 or gfx950 GPU behind it; without either, creating it
+    raises :class:`hk.LaunchError` saying which is missing. Its ``chip`` is
+    the GPU's; launches on it copy the arrays to the GPU and back and
+    return no emulator counters.
+
+    Raises ValueError for a name that is neither ``"hip"`` nor in
+    ``hk.chips()``.
     """
 
-    def __init__(self, chip):
-        self._native = _hk.Device(chip)
+    def __init__(self, chip, *, library=None):
+        if chip == "hip":
+            try:
+                self._native = _hk.HipDevice(library or "")
+            except _hk.LaunchError as error:
+                raise LaunchError(str(error)) from None
+            self._hip = True
+        else:
+            if library is not None:
+                raise ValueError("library= applies to Device('hip') only")
+            self._native = _hk.Device(chip)
+            self._hip = False
 
     @property
     def chip(self):
         """The chip name, e.g. "gfx950"."""
         return self._native.chip
 
+    @property
+    def kind(self):
+        """"hip" for a GPU through a HIP runtime, "emulator" otherwise."""
+        return "hip" if self._hip else "emulator"
+
+    @property
+    def name(self):
+        """The GPU's name (HIP), or the emulated chip's products."""
+        if self._hip:
+            return self._native.name
+        return f"emulated {_hk.chip_info(self.chip)['products']}"
+
     def __repr__(self):
+        if self._hip:
+            return f"<hk.Device hip: {self.name} ({self.chip})>"
         return f"hk.Device({self.chip!r})"
 
 
@@ -118,10 +151,22 @@ def _integer(where, value):
     return int(value)
 
 
+def _as_array(where, arg):
+    """A numpy array for ``arg``: itself, or what its DLPack export shares
+    (host memory only)."""
+    if isinstance(arg, np.ndarray):
+        return arg
+    if hasattr(arg, "__dlpack__"):
+        try:
+            return np.from_dlpack(arg)
+        except (BufferError, RuntimeError, TypeError, ValueError) as error:
+            raise TypeError(f"{where}: cannot take its DLPack export as a "
+                            f"host array ({error})") from None
+    raise TypeError(f"{where} takes a numpy array or an object with "
+                    f"__dlpack__, got {type(arg).__name__}")
+
+
 def _stage_view(where, param, arg):
-    if not isinstance(arg, np.ndarray):
-        raise TypeError(f"{where} takes a numpy array, got "
-                        f"{type(arg).__name__}")
     if arg.dtype != param.numpy_dtype:
         hint = dtype_hint(param.dtype)
         raise TypeError(f"{where} takes {param.numpy_dtype} arrays, got "
@@ -150,20 +195,32 @@ def _stage_args(kernel, args):
         raise TypeError(f"{kernel} takes {len(kernel.params)} arguments, "
                         f"got {len(args)}")
     staged = []
+    shared = []  # Indices of arrays shared through DLPack: written in place.
     copies = {}  # An array passed twice stays one array (one device buffer).
     for index, (param, arg) in enumerate(zip(kernel.params, args)):
         where = f"kernel '{kernel.name}' argument {index} ({param})"
-        if param.kind == "view":
-            if id(arg) not in copies:
-                copies[id(arg)] = _stage_view(where, param, arg)
-            staged.append(copies[id(arg)])
-        else:
+        if param.kind != "view":
             staged.append(_stage_scalar(where, param, arg))
-    return args, staged
+            continue
+        if id(arg) not in copies:
+            array = _as_array(where, arg)
+            if array is not arg:
+                # numpy marks what it takes through DLPack read-only, but
+                # the memory is the producer's to write: outputs land in
+                # it directly, so it must be laid out as the kernel sees it.
+                if not array.flags.c_contiguous:
+                    raise ValueError(f"{where}: a DLPack argument must be "
+                                     f"C-contiguous")
+                args[index] = array
+            copies[id(arg)] = _stage_view(where, param, array)
+        staged.append(copies[id(arg)])
+        if not isinstance(arg, np.ndarray):
+            shared.append(index)
+    return args, staged, shared
 
 
 def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
-           threads=0, max_reports=64):
+           threads=0, max_reports=64, watchdog=None):
     """Runs ``kernel`` of ``module`` on ``device``; see hk.Module.launch."""
     if not isinstance(device, Device):
         raise TypeError(f"expected an hk.Device, got {type(device).__name__}")
@@ -174,12 +231,31 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
         raise ValueError(f"no kernel '{kernel}' in the module; kernels: "
                          + ", ".join(module.kernels))
     signature = module.kernels[kernel]
-    grid = _grid3(grid)
-    originals, staged = _stage_args(signature, args)
+    if args is None:
+        raise TypeError("launch needs args: one per kernel parameter")
+    grid = None if grid is None else _grid3(grid)
+    if watchdog is not None:
+        watchdog = _integer("watchdog", watchdog)
+        if watchdog < 1:
+            raise ValueError(f"watchdog must be at least 1 wave-instruction, "
+                             f"got {watchdog}")
+    originals, staged, shared = _stage_args(signature, args)
     try:
-        raw = _hk.launch(module._native, device._native, kernel, grid, staged,
-                         bool(sanitizers), _integer("threads", threads),
-                         _integer("max_reports", max_reports))
+        if device.kind == "hip":
+            if watchdog is not None:
+                raise ValueError("watchdog= applies to the emulator; a HIP "
+                                 "device has none")
+            raw = _hk.launch_hip(module._native, device._native, kernel, grid,
+                                 staged, shared)
+            raw.update(counters_json="{}", reports=[], total_reports=0,
+                       workgroups_run=raw["grid"][0] * raw["grid"][1] *
+                       raw["grid"][2])
+        else:
+            raw = _hk.launch(module._native, device._native, kernel, grid,
+                             staged, bool(sanitizers),
+                             _integer("threads", threads),
+                             _integer("max_reports", max_reports), watchdog,
+                             shared)
     except _hk.LaunchError as error:
         raise LaunchError(f"{kernel}: {error}") from None
     # Arrays that had to be made contiguous go back where they came from.
@@ -188,7 +264,8 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
                 and original.flags.writeable):
             np.copyto(original, copy)
     result = LaunchResult(
-        kernel=kernel, grid=grid, counters=json.loads(raw["counters_json"]),
+        kernel=kernel, grid=tuple(raw["grid"]),
+        counters=json.loads(raw["counters_json"]),
         reports=tuple(SanitizerReport(**r) for r in raw["reports"]),
         total_reports=raw["total_reports"],
         workgroups_run=raw["workgroups_run"], seconds=raw["seconds"])

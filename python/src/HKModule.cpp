@@ -16,7 +16,12 @@
 #include "hk/Emulator/Device.h"
 #include "hk/Emulator/Numerics.h"
 #include "hk/Runtime/CodeObject.h"
+#include "hk/Runtime/HostArray.h"
 #include "hk/Runtime/KernelABI.h"
+#include "hk/Runtime/Launch.h"
+#include "hk/Runtime/References.h"
+
+#include "HipDevice.h"
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -28,8 +33,11 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <atomic>
 #include <limits>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -72,6 +80,13 @@ struct PyModule {
   /// The code object's metadata (registers, LDS, spills per kernel).
   CodeObject object;
   std::unique_ptr<emu::Module> loaded;
+  /// Tells modules apart for the HIP devices that load them.
+  uint64_t serial = nextSerial();
+
+  static uint64_t nextSerial() {
+    static std::atomic<uint64_t> counter{0};
+    return ++counter;
+  }
 };
 
 py::dict describeParam(const KernelParam &param) {
@@ -97,12 +112,17 @@ py::dict describeParam(const KernelParam &param) {
   throw std::logic_error("unknown kernel parameter kind");
 }
 
-py::dict describeResources(const KernelInfo *info) {
+py::dict describeResources(const ChipInfo &chip, const KernelSignature &kernel,
+                           const KernelInfo *info) {
   py::dict d;
   if (!info)
     return d;
-  d["vgprs"] = info->vgprCount;
+  // The metadata's .vgpr_count holds the AGPRs too: report the parts.
+  d["vgprs"] = info->archVgprCount();
   d["agprs"] = info->agprCount;
+  d["unified_vgprs"] = info->vgprCount;
+  d["waves_per_simd"] = chip.occupancy(
+      info->vgprCount, info->groupSegmentFixedSize, kernel.waves);
   d["sgprs"] = info->sgprCount;
   d["lds_bytes"] = info->groupSegmentFixedSize;
   d["scratch_bytes"] = info->privateSegmentFixedSize;
@@ -121,8 +141,20 @@ py::list describeKernels(const PyModule &module) {
     kernel["name"] = signature.name;
     kernel["waves"] = signature.waves;
     kernel["params"] = params;
-    kernel["resources"] =
-        describeResources(module.object.findKernel(signature.name));
+    if (signature.grid) {
+      py::list axes;
+      for (const std::vector<GridExtent> &rules : *signature.grid) {
+        py::list axis;
+        for (const GridExtent &rule : rules)
+          axis.append(py::make_tuple(rule.param, rule.dim, rule.extent));
+        axes.append(py::tuple(axis));
+      }
+      kernel["grid_rule"] = py::tuple(axes);
+    } else {
+      kernel["grid_rule"] = py::none();
+    }
+    kernel["resources"] = describeResources(
+        *module.chip, signature, module.object.findKernel(signature.name));
     kernels.append(kernel);
   }
   return kernels;
@@ -163,37 +195,6 @@ std::unique_ptr<PyModule> compile(const std::string &source,
 // Launches
 //===----------------------------------------------------------------------===//
 
-/// Device memory of one launch, released when the launch is over.
-class LaunchBuffers {
-public:
-  explicit LaunchBuffers(emu::Device &device) : device(device) {}
-  LaunchBuffers(const LaunchBuffers &) = delete;
-  LaunchBuffers &operator=(const LaunchBuffers &) = delete;
-  ~LaunchBuffers() {
-    for (emu::DevicePtr ptr : pointers)
-      llvm::consumeError(device.free(ptr));
-  }
-
-  emu::DevicePtr allocate(uint64_t bytes, const std::string &label) {
-    pointers.push_back(device.malloc(bytes, label));
-    return pointers.back();
-  }
-
-private:
-  emu::Device &device;
-  std::vector<emu::DevicePtr> pointers;
-};
-
-/// One array argument: the host array and its device copy.
-struct StagedView {
-  py::array array;
-  emu::DevicePtr device = 0;
-};
-
-std::string argumentName(const KernelSignature &signature, size_t index) {
-  return "kernel '" + signature.name + "' argument " + std::to_string(index);
-}
-
 /// Checks that `arg` can stand for `param` without any access outside it.
 py::array checkedArray(py::handle arg, const KernelParam &param,
                        const std::string &where) {
@@ -231,6 +232,72 @@ ArgValue scalarValue(py::handle arg, const KernelParam &param,
   return ArgValue::ofI32(int32_t(value));
 }
 
+/// A launch's arguments as the launch library takes them: each array
+/// wrapped in place (an output lands in the array passed), each number
+/// converted.
+struct HostArgs {
+  std::vector<HostArray> arrays; ///< One per parameter; empty for scalars.
+  std::vector<LaunchArg> args;
+};
+
+HostArgs toHostArgs(const KernelSignature &signature, const py::list &args,
+                    const std::vector<size_t> &shared) {
+  if (args.size() != signature.params.size())
+    throw py::type_error("kernel '" + signature.name + "' takes " +
+                         std::to_string(signature.params.size()) +
+                         " arguments, got " + std::to_string(args.size()));
+  HostArgs host;
+  host.arrays.resize(args.size());
+  host.args.resize(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelParam &param = signature.params[i];
+    std::string where =
+        "kernel '" + signature.name + "' argument " + std::to_string(i);
+    if (param.kind == KernelParam::I32 || param.kind == KernelParam::F32) {
+      ArgValue value = scalarValue(args[i], param, where);
+      host.args[i] = param.kind == KernelParam::F32
+                         ? LaunchArg::ofF32(value.f32)
+                         : LaunchArg::ofI32(value.i32);
+      continue;
+    }
+    py::array array = checkedArray(args[i], param, where);
+    auto type = ElementType::lookup(param.elementType);
+    if (!type)
+      throw py::type_error(where + ": " + llvm::toString(type.takeError()));
+    std::vector<int64_t> sizes(array.shape(), array.shape() + array.ndim());
+    // Arrays shared through DLPack are the producer's memory: numpy calls
+    // them read-only, but outputs belong there.
+    bool writable = array.writeable() || llvm::is_contained(shared, i);
+    host.arrays[i] = HostArray::wrap(
+        *type, sizes, rowMajorStrides(sizes),
+        static_cast<uint8_t *>(const_cast<void *>(array.data())),
+        uint64_t(array.nbytes()), writable);
+    host.args[i] = LaunchArg::ofArray(host.arrays[i]);
+  }
+  if (llvm::Error error = checkLaunchArgs(signature, host.args))
+    throw py::value_error(llvm::toString(std::move(error)));
+  return host;
+}
+
+const KernelSignature &findSignature(const PyModule &module,
+                                     const std::string &kernel) {
+  const KernelSignature *signature = module.compiled.findKernel(kernel);
+  if (!signature)
+    throw py::value_error("no kernel '" + kernel + "' in the module");
+  return *signature;
+}
+
+void checkChip(const PyModule &module, const ChipInfo &chip) {
+  if (&chip != module.chip)
+    throw py::value_error("the module was compiled for " +
+                          module.chip->name.str() + ", the device is a " +
+                          chip.name.str());
+}
+
+py::tuple gridTuple(const GridSize &grid) {
+  return py::make_tuple(grid[0], grid[1], grid[2]);
+}
+
 py::dict describeReport(const emu::SanitizerReport &report) {
   py::dict d;
   d["kind"] = emu::stringifyReportKind(report.kind).str();
@@ -244,114 +311,145 @@ py::dict describeReport(const emu::SanitizerReport &report) {
   return d;
 }
 
-/// Copies the arrays in, runs `kernelName` over `grid`, copies every
-/// writeable array back out.
+/// Copies the arrays in, runs `kernelName` over `grid` (or the kernel's own
+/// grid), copies every writeable array back out.
 py::dict launch(PyModule &module, emu::Device &device,
-                const std::string &kernelName, std::array<uint32_t, 3> grid,
+                const std::string &kernelName, std::optional<GridSize> grid,
                 const py::list &args, bool sanitizers, unsigned threads,
-                unsigned maxReports) {
-  const KernelSignature *signature = module.compiled.findKernel(kernelName);
-  if (!signature)
-    throw py::value_error("no kernel '" + kernelName + "' in the module");
-  if (&device.getChip() != module.chip)
-    throw py::value_error("the module was compiled for " +
-                          module.chip->name.str() + ", the device is a " +
-                          device.getChip().name.str());
-  if (args.size() != signature->params.size())
-    throw py::type_error("kernel '" + signature->name + "' takes " +
-                         std::to_string(signature->params.size()) +
-                         " arguments, got " + std::to_string(args.size()));
+                unsigned maxReports, std::optional<uint64_t> watchdog,
+                const std::vector<size_t> &shared) {
+  const KernelSignature &signature = findSignature(module, kernelName);
+  checkChip(module, device.getChip());
+  HostArgs host = toHostArgs(signature, args, shared);
   if (!module.loaded) {
     auto loaded = device.loadModule(module.compiled.hsaco);
     if (!loaded)
       raise<LaunchFailure>(loaded.takeError());
     module.loaded = std::move(*loaded);
   }
-
-  // Check every argument (packKernelArgs with null addresses) before any
-  // array is copied.
-  std::vector<ArgValue> values;
-  std::vector<std::pair<size_t, py::array>> arrays;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const KernelParam &param = signature->params[i];
-    std::string where = argumentName(*signature, i);
-    if (param.kind != KernelParam::View) {
-      values.push_back(scalarValue(args[i], param, where));
-      continue;
-    }
-    py::array array = checkedArray(args[i], param, where);
-    ViewValue value;
-    value.sizes.assign(array.shape(), array.shape() + array.ndim());
-    value.strides = rowMajorStrides(value.sizes);
-    values.push_back(ArgValue::ofView(std::move(value)));
-    arrays.emplace_back(i, std::move(array));
-  }
-  if (llvm::Error error = packKernelArgs(*signature, values).takeError())
-    throw py::value_error(llvm::toString(std::move(error)));
-
-  // The same array passed twice is one buffer, as one pointer would be on a
-  // GPU: copied in once, and out once.
-  LaunchBuffers buffers(device);
-  std::vector<StagedView> views;
-  for (auto &entry : arrays) {
-    size_t index = entry.first;
-    const py::array &array = entry.second;
-    uint64_t bytes = array.nbytes();
-    auto same = llvm::find_if(views, [&](const StagedView &view) {
-      return view.array.data() == array.data() &&
-             uint64_t(view.array.nbytes()) == bytes;
-    });
-    if (same != views.end()) {
-      values[index].view.address = same->device;
-      continue;
-    }
-    emu::DevicePtr ptr = buffers.allocate(bytes, "arg" + std::to_string(index));
-    if (bytes)
-      if (llvm::Error error = device.memcpyHtoD(ptr, array.data(), bytes))
-        raise<LaunchFailure>(std::move(error));
-    values[index].view.address = ptr;
-    views.push_back({array, ptr});
-  }
-  llvm::Expected<std::vector<uint8_t>> kernargs =
-      packKernelArgs(*signature, values);
-  if (!kernargs)
-    raise<LaunchFailure>(kernargs.takeError());
-
   emu::LaunchOptions options;
   if (!sanitizers)
     options.sanitizers = emu::SanitizerOptions::none();
   options.threads = threads;
   options.maxReports = maxReports;
-  emu::Dim3 gridDims{grid[0], grid[1], grid[2]};
-  emu::Dim3 block{signature->waves * module.chip->waveSize, 1, 1};
-  llvm::Expected<emu::LaunchResult> result = [&] {
+  if (watchdog)
+    options.watchdogInstructions = *watchdog;
+  llvm::Expected<LaunchOutcome> outcome = [&] {
     py::gil_scoped_release release;
-    return device.launch(*module.loaded, kernelName, gridDims, block, *kernargs,
-                         options);
+    return launchKernel(device, *module.loaded, signature, host.args, grid,
+                        options);
   }();
-  if (!result)
-    raise<LaunchFailure>(result.takeError());
-
-  for (StagedView &view : views) {
-    uint64_t bytes = view.array.nbytes();
-    if (!bytes || !view.array.writeable())
-      continue;
-    if (llvm::Error error =
-            device.memcpyDtoH(view.array.mutable_data(), view.device, bytes))
-      raise<LaunchFailure>(std::move(error));
-  }
+  if (!outcome)
+    raise<LaunchFailure>(outcome.takeError());
+  const emu::LaunchResult &result = outcome->result;
 
   py::list reports;
-  for (const emu::SanitizerReport &report : result->reports)
+  for (const emu::SanitizerReport &report : result.reports)
     reports.append(describeReport(report));
   py::dict d;
   d["counters_json"] =
-      llvm::formatv("{0}", llvm::json::Value(result->counters.toJson())).str();
+      llvm::formatv("{0}", llvm::json::Value(result.counters.toJson())).str();
   d["reports"] = reports;
-  d["total_reports"] = result->totalReports;
-  d["workgroups_run"] = result->workgroupsRun;
-  d["seconds"] = result->seconds;
+  d["total_reports"] = result.totalReports;
+  d["workgroups_run"] = result.workgroupsRun;
+  d["seconds"] = result.seconds;
+  d["grid"] = gridTuple(outcome->grid);
   return d;
+}
+
+/// The same through a HIP runtime's device.
+py::dict launchHip(PyModule &module, HipDevice &device,
+                   const std::string &kernelName, std::optional<GridSize> grid,
+                   const py::list &args, const std::vector<size_t> &shared) {
+  const KernelSignature &signature = findSignature(module, kernelName);
+  checkChip(module, device.getChip());
+  HostArgs host = toHostArgs(signature, args, shared);
+  auto outcome = [&] {
+    py::gil_scoped_release release;
+    return device.launch(module.serial, module.compiled.hsaco, signature,
+                         host.args, grid);
+  }();
+  if (!outcome)
+    raise<LaunchFailure>(outcome.takeError());
+  py::dict d;
+  d["grid"] = gridTuple(outcome->first);
+  d["seconds"] = outcome->second;
+  return d;
+}
+
+//===----------------------------------------------------------------------===//
+// References
+//===----------------------------------------------------------------------===//
+
+using ValueArray =
+    py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+/// `values` as an f64 host array (values are exact in f64).
+HostArray valuesArray(ValueArray &values) {
+  std::vector<int64_t> sizes(values.shape(), values.shape() + values.ndim());
+  return HostArray::wrap(*ElementType::lookup("f64"), sizes,
+                         rowMajorStrides(sizes),
+                         reinterpret_cast<uint8_t *>(values.mutable_data()),
+                         uint64_t(values.nbytes()), /*writable=*/false);
+}
+
+const ElementType &outputType(const std::string &name) {
+  static std::map<std::string, ElementType> types;
+  auto found = types.find(name);
+  if (found != types.end())
+    return found->second;
+  auto type = ElementType::lookup(name);
+  if (!type)
+    throw py::value_error(llvm::toString(type.takeError()));
+  return types.emplace(name, std::move(*type)).first->second;
+}
+
+/// One of References.h's references: (values, bounds, rule), shaped like
+/// `shape`.
+py::tuple reference(const std::string &kind, std::vector<ValueArray> inputs,
+                    const std::string &outType, double scalar, bool flag) {
+  std::vector<HostArray> arrays;
+  for (ValueArray &input : inputs)
+    arrays.push_back(valuesArray(input));
+  auto need = [&](size_t count) {
+    if (arrays.size() != count)
+      throw py::value_error(kind + " takes " + std::to_string(count) +
+                            " arrays");
+  };
+  llvm::Expected<Reference> ref = llvm::createStringError(
+      llvm::inconvertibleErrorCode(), "unknown reference '" + kind + "'");
+  std::vector<py::ssize_t> shape;
+  if (kind == "gemm") {
+    need(2);
+    llvm::consumeError(ref.takeError());
+    ref = gemmReference(arrays[0], arrays[1], flag, outputType(outType));
+    if (ref)
+      shape = {inputs[0].shape(0), inputs[1].shape(flag ? 0 : 1)};
+  } else if (kind == "scale_add") {
+    need(2);
+    llvm::consumeError(ref.takeError());
+    ref = scaleAddReference(arrays[0], arrays[1], float(scalar));
+    shape.assign(inputs[0].shape(), inputs[0].shape() + inputs[0].ndim());
+  } else if (kind == "layernorm" || kind == "rmsnorm") {
+    need(kind == "layernorm" ? 3 : 2);
+    llvm::consumeError(ref.takeError());
+    ref = normReference(arrays[0], arrays[1],
+                        kind == "layernorm" ? &arrays[2] : nullptr,
+                        float(scalar), outputType(outType));
+    shape.assign(inputs[0].shape(), inputs[0].shape() + inputs[0].ndim());
+  } else if (kind == "attention") {
+    need(3);
+    llvm::consumeError(ref.takeError());
+    ref = attentionReference(arrays[0], arrays[1], arrays[2], flag,
+                             outputType(outType));
+    shape.assign(inputs[0].shape(), inputs[0].shape() + inputs[0].ndim());
+  }
+  if (!ref)
+    throw py::value_error(llvm::toString(ref.takeError()));
+  py::array_t<double> values(shape), bounds(shape);
+  std::copy(ref->values.begin(), ref->values.end(), values.mutable_data());
+  std::copy(ref->bounds.begin(), ref->bounds.end(), bounds.mutable_data());
+  return py::make_tuple(values, bounds, ref->rule);
 }
 
 //===----------------------------------------------------------------------===//
@@ -456,7 +554,28 @@ PYBIND11_MODULE(_hk, m) {
 
   m.def("launch", &launch, py::arg("module"), py::arg("device"),
         py::arg("kernel"), py::arg("grid"), py::arg("args"),
-        py::arg("sanitizers"), py::arg("threads"), py::arg("max_reports"));
+        py::arg("sanitizers"), py::arg("threads"), py::arg("max_reports"),
+        py::arg("watchdog"), py::arg("shared"));
+
+  py::class_<HipDevice>(m, "HipDevice")
+      .def(py::init([](const std::string &library) {
+             auto device = HipDevice::open(library);
+             if (!device)
+               raise<LaunchFailure>(device.takeError());
+             return std::move(*device);
+           }),
+           py::arg("library"))
+      .def_property_readonly(
+          "chip",
+          [](const HipDevice &device) { return device.getChip().name.str(); })
+      .def_property_readonly("name", &HipDevice::getName)
+      .def_property_readonly("library", &HipDevice::getLibrary);
+
+  m.def("launch_hip", &launchHip, py::arg("module"), py::arg("device"),
+        py::arg("kernel"), py::arg("grid"), py::arg("args"), py::arg("shared"));
+
+  m.def("reference", &reference, py::arg("kind"), py::arg("inputs"),
+        py::arg("out_type"), py::arg("scalar"), py::arg("flag"));
 
   m.def(
       "encode_bf16",

@@ -1,5 +1,7 @@
 """Compilation: code objects, signatures, chips and compiler errors."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -75,3 +77,56 @@ def test_bad_options():
         hk.compile("module {}", "gfx942", direct="sometimes")
     with pytest.raises(TypeError):
         hk.compile(b"module {}", "gfx942")
+
+
+# Three 64x128 f32 tiles per wave (128 registers each), all live while
+# three results are formed: more than the 512 registers a wave has.
+SPILLING = """
+hk.kernel @spill(%x: !hk.gl<?x?xf32>, %y: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<64x128xf32, row>
+  %b = hk.load %x[%c0, %c1] : !hk.gl<?x?xf32> -> !hk.rt<64x128xf32, row>
+  %d = hk.load %x[%c0, %c2] : !hk.gl<?x?xf32> -> !hk.rt<64x128xf32, row>
+  %s = hk.add %a, %b : !hk.rt<64x128xf32, row>
+  %p = hk.mul %a, %d : !hk.rt<64x128xf32, row>
+  %q = hk.mul %b, %d : !hk.rt<64x128xf32, row>
+  hk.store %s, %y[%c0, %c0] : !hk.rt<64x128xf32, row> -> !hk.gl<?x?xf32>
+  hk.store %p, %y[%c0, %c1] : !hk.rt<64x128xf32, row> -> !hk.gl<?x?xf32>
+  hk.store %q, %y[%c0, %c2] : !hk.rt<64x128xf32, row> -> !hk.gl<?x?xf32>
+  hk.return
+}
+"""
+
+
+def test_spills_warn_by_default_or_fail():
+    with pytest.warns(hk.SpillWarning,
+                      match=r"kernel 'spill' spills \d+ VGPRs and 0 SGPRs"):
+        mod = hk.compile(SPILLING, "gfx950")
+    assert mod.kernels["spill"].resources["vgpr_spills"] > 0
+    with pytest.raises(hk.CompileError, match="kernel 'spill' spills"):
+        hk.compile(SPILLING, "gfx950", spills="error")
+    with pytest.raises(ValueError, match="spills must be"):
+        hk.compile(SPILLING, "gfx950", spills="maybe")
+
+
+def test_spills_ignored_and_agprs_counted_once():
+    """The metadata's VGPR count already holds the AGPRs: the resources
+    split it rather than add the AGPRs again."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mod = hk.compile(SPILLING, "gfx950", spills="ignore")
+        # Kernels that do not spill compile without a word.
+        hk.compile_file(EXAMPLES / "elementwise/scale_add.mlir", "gfx950")
+    r = mod.kernels["spill"].resources
+    assert r["agprs"] > 0
+    assert r["vgprs"] + r["agprs"] == r["unified_vgprs"] <= 512
+    assert r["waves_per_simd"] == 512 // r["unified_vgprs"]
+
+
+def test_grid_rule():
+    mod = hk.compile_file(EXAMPLES / "gemm/gemm_abt.mlir", "gfx942")
+    # C (parameter 2): 128 rows per block along x, 128 columns along y.
+    assert mod.kernels["gemm_abt_bf16"].grid_rule == (
+        ((2, 0, 128),), ((2, 1, 128),), ())

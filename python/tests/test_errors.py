@@ -144,7 +144,8 @@ def test_native_layer_guards_memory_without_python_checks(racy, device):
     x, y = arrays()
 
     def launch(args, grid=(1, 1, 1)):
-        return _hk.launch(native, dev, "swap_halves", grid, args, True, 0, 8)
+        return _hk.launch(native, dev, "swap_halves", grid, args, True, 0, 8,
+                          None, [])
 
     with pytest.raises(TypeError, match="4-byte elements"):
         launch([x, y.astype(np.float64), 0])

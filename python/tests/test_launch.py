@@ -1,15 +1,8 @@
 """Examples compiled for both chips, run in the emulator on seeded random
-inputs and compared with numpy references in float64.
-
-Tolerances, per element:
-
-* scale_add (f32): y = alpha*x + b costs at most two f32 roundings (one if
-  fused), each within 2^-24 of its result, so |y - ref| <= 2^-23 *
-  (|alpha*x| + |b|): about two ulp of the larger term.
-* GEMMs: the products of bf16/f16 inputs are exact in f32; accumulating K
-  of them in f32 in any order is within (K-1) * 2^-24 * sum|a*b|, and we
-  allow K * 2^-23 * sum|a*b| (twice that) for the MFMA's internal order. A
-  bf16 output adds one rounding, 2^-8 * |result|, and f16 one of 2^-11.
+inputs and compared with the launch library's references in float64
+(hk.references: the same references and error bounds hk-run uses, each
+bound derived from the element types and the order-independent error of
+f32 arithmetic).
 """
 
 import numpy as np
@@ -17,9 +10,6 @@ import pytest
 
 import hk
 from conftest import CHIPS, ceil_div
-
-U_F32 = 2.0**-24
-
 
 def random_matrix(rng, rows, cols):
     return rng.uniform(-1.0, 1.0, (rows, cols))
@@ -47,23 +37,12 @@ def test_scale_add(example, device, chip, shape):
     res = mod.launch(device(chip), "scale_add", grid=grid,
                      args=[x, b, y, alpha])
 
-    ax = alpha * x.astype(np.float64)
-    ref = ax + b
-    check_within(y, ref, 2 * U_F32 * (np.abs(ax) + np.abs(b)))
+    ref, bound, _ = hk.references.scale_add(x, b, alpha)
+    check_within(y, ref, bound)
     assert res.ok and res.reports == ()
     assert res.workgroups_run == grid[0] * grid[1]
     # Edge tiles store through masked lanes, which the counters include.
     assert res.counters["bytes"]["global_write"] >= y.nbytes
-
-
-def gemm_reference(a, b, out_unit_roundoff):
-    """A @ b.T in float64 and its per-element error bound."""
-    k = a.shape[1]
-    ref = a @ b.T
-    magnitude = np.abs(a) @ np.abs(b).T
-    accumulation = k * 2 * U_F32 * magnitude
-    return ref, (out_unit_roundoff * np.abs(ref) +
-                 (1 + out_unit_roundoff) * accumulation)
 
 
 @pytest.mark.parametrize("chip", CHIPS)
@@ -78,8 +57,8 @@ def test_gemm_abt_bf16(example, device, chip, mnk):
     res = mod.launch(device(chip), "gemm_abt_bf16",
                      grid=(ceil_div(m, 128), ceil_div(n, 128)), args=[a, b, c])
 
-    ref, bound = gemm_reference(hk.from_bf16(a).astype(np.float64),
-                                hk.from_bf16(b).astype(np.float64), 2.0**-8)
+    ref, bound, _ = hk.references.gemm(hk.from_bf16(a), hk.from_bf16(b),
+                                       "bf16", transpose_b=True)
     check_within(hk.from_bf16(c), ref, bound)
     assert res.counters["mfma"]["flops"] > 0
 
@@ -95,8 +74,7 @@ def test_gemm_abt_f16_f32(example, device, chip):
     mod.launch(device(chip), "gemm_abt_f16_f32",
                grid=(ceil_div(m, 128), ceil_div(n, 128)), args=[a, b, c])
 
-    ref, bound = gemm_reference(a.astype(np.float64), b.astype(np.float64),
-                                0.0)
+    ref, bound, _ = hk.references.gemm(a, b, "f32", transpose_b=True)
     check_within(c, ref, bound)
 
 
@@ -109,8 +87,7 @@ def test_non_contiguous_output_is_written_back(example, device):
     y = storage[:, :30]  # a strided view: staged and copied back
     x.setflags(write=False)  # inputs may be read-only
     mod.launch(device("gfx942"), "scale_add", grid=1, args=[x, b, y, 2.0])
-    check_within(y, 2.0 * x + b.astype(np.float64),
-                 2 * U_F32 * (np.abs(2.0 * x) + np.abs(b)))
+    check_within(y, *hk.references.scale_add(x, b, 2.0)[:2])
     assert np.all(storage[:, 30:] == 0)
 
 
@@ -125,8 +102,8 @@ def test_gemm_ab_bf16_f32(example, device, chip):
     mod.launch(device(chip), "gemm_ab_bf16_f32",
                grid=(ceil_div(m, 128), ceil_div(n, 128)), args=[a, b, c])
 
-    ref, bound = gemm_reference(hk.from_bf16(a).astype(np.float64),
-                                hk.from_bf16(b).astype(np.float64).T, 0.0)
+    ref, bound, _ = hk.references.gemm(hk.from_bf16(a), hk.from_bf16(b),
+                                       "f32")
     check_within(c, ref, bound)
 
 
@@ -139,5 +116,67 @@ def test_array_passed_twice_is_one_buffer(example, device, layout):
     b = random_matrix(rng, 50, 20).astype(np.float32)
     before = y.astype(np.float64)
     mod.launch(device("gfx950"), "scale_add", grid=1, args=[y, b, y, -0.5])
-    check_within(y, -0.5 * before + b,
-                 2 * U_F32 * (np.abs(0.5 * before) + np.abs(b)))
+    check_within(y, *hk.references.scale_add(before, b, -0.5)[:2])
+
+
+def test_grid_from_the_kernel(example, device):
+    """Without a grid, the one the kernel's output stores need."""
+    mod = example("gemm/gemm_abt.mlir", "gfx950")
+    rng = np.random.default_rng(21)
+    a = hk.to_bf16(random_matrix(rng, 200, 64))
+    b = hk.to_bf16(random_matrix(rng, 300, 64))
+    c = np.full((200, 300), 0xFFFF, np.uint16)
+    res = mod.launch(device("gfx950"), "gemm_abt_bf16", args=[a, b, c])
+    assert res.grid == (2, 3, 1) and res.workgroups_run == 6
+    check_within(hk.from_bf16(c), *hk.references.gemm(
+        hk.from_bf16(a), hk.from_bf16(b), "bf16", transpose_b=True)[:2])
+
+
+def test_watchdog_stops_a_long_kernel(example, device):
+    mod = example("gemm/gemm_abt.mlir", "gfx942")
+    a = np.zeros((128, 4096), np.uint16)
+    c = np.zeros((128, 128), np.uint16)
+    with pytest.raises(hk.LaunchError, match="watchdog: the workgroup "
+                                             "executed more than 1000 "):
+        mod.launch(device("gfx942"), "gemm_abt_bf16", args=[a, a, c],
+                   watchdog=1000)
+    with pytest.raises(ValueError, match="watchdog must be at least 1"):
+        mod.launch(device("gfx942"), "gemm_abt_bf16", args=[a, a, c],
+                   watchdog=0)
+
+
+class HostTensor:
+    """Host memory offered only through DLPack, as torch or jax tensors on
+    the CPU offer theirs."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, stream=None):
+        return self._array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_dlpack_arguments(example, device):
+    mod = example("elementwise/scale_add.mlir", "gfx950")
+    rng = np.random.default_rng(9)
+    x = random_matrix(rng, 70, 90).astype(np.float32)
+    b = random_matrix(rng, 70, 90).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    mod.launch(device("gfx950"), "scale_add",
+               args=[HostTensor(x), HostTensor(b), HostTensor(y), 0.5])
+    # The output landed in the producer's memory.
+    check_within(y, *hk.references.scale_add(x, b, 0.5)[:2])
+    with pytest.raises(TypeError, match="takes float32 arrays, got float64"):
+        mod.launch(device("gfx950"), "scale_add",
+                   args=[HostTensor(x.astype(np.float64)), b, y, 0.5])
+    with pytest.raises(ValueError, match="DLPack argument must be "
+                                         "C-contiguous"):
+        mod.launch(device("gfx950"), "scale_add",
+                   args=[HostTensor(x.T), b, y, 0.5])
+    with pytest.raises(TypeError, match="numpy array or an object with "
+                                        "__dlpack__, got list"):
+        mod.launch(device("gfx950"), "scale_add",
+                   args=[x.tolist(), b, y, 0.5])
