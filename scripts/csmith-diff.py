@@ -12,6 +12,8 @@ mismatched, and why the others did not compile or run.
   scripts/csmith-diff.py --seed-list=5,8 --hk-emu=build/bin/hk-emu
   scripts/csmith-diff.py --seeds=2000 --jobs=2 --log=csmith.jsonl  # resumable
   scripts/csmith-diff.py --summarize=csmith.jsonl
+  scripts/csmith-diff.py --seeds=2000 --log=c.jsonl --work=W --keep-kernels
+  scripts/csmith-diff.py --rerun=c.jsonl --work=W     # a new hk-emu, no compiles
 
 Exit status: 0 when nothing mismatched, 1 otherwise. A mismatch keeps the
 program and its kernels in --work for reduction.
@@ -118,6 +120,14 @@ def device_result(args, clang, source, work, chip, level):
         return {"stage": "not compiled", "compile_seconds": compile_seconds,
                 "reason": "compile time limit" if code is None
                 else reason_of(out)}
+    entry = emulate(args, hsaco)
+    if entry["stage"] == "ran":
+        entry["compile_seconds"] = compile_seconds
+    return entry
+
+
+def emulate(args, hsaco):
+    """Runs a kernel: {'stage': 'ran', 'checksum': ...} or why it did not."""
     code, out = run([args.hk_emu, hsaco, "--block=1", "--arg=out:u32:1",
                      "--json", "--watchdog=%d" % args.watchdog,
                      "--host-threads=1"], args.run_timeout)
@@ -131,7 +141,6 @@ def device_result(args, clang, source, work, chip, level):
     except (ValueError, KeyError, IndexError):
         return {"stage": "not run", "reason": "unreadable hk-emu output"}
     entry = {"stage": "ran", "checksum": value,
-             "compile_seconds": compile_seconds,
              "run_seconds": round(result["seconds"], 3),
              "instructions": result["counters"]["wave_instructions"]}
     if result["total_reports"]:
@@ -171,8 +180,38 @@ def test_seed(args, clang, seed):
                 mismatch |= entry["stage"] == "mismatched"
             record["%s %s" % (chip, level)] = entry
     if not mismatch and not args.keep:
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep_kernels:
+            for name in os.listdir(work):
+                if not name.endswith(".hsaco"):
+                    os.remove(os.path.join(work, name))
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     return record
+
+
+def rerun(args, records):
+    """Runs the kernels a campaign kept (--keep-kernels) in hk-emu again:
+    a new emulator checked against every kernel in minutes, no compiling."""
+    def one(record):
+        if record["host"] != "ok":
+            return record
+        record = dict(record)
+        for chip in args.chips:
+            for level in args.levels:
+                key = "%s %s" % (chip, level)
+                hsaco = os.path.join(args.work, str(record["seed"]),
+                                     "%s-%s.hsaco" % (chip, level))
+                if key not in record or not os.path.exists(hsaco):
+                    continue
+                entry = emulate(args, hsaco)
+                if entry["stage"] == "ran":
+                    entry["stage"] = ("matched"
+                                      if entry["checksum"] == record["checksum"]
+                                      else "mismatched")
+                record[key] = entry
+        return record
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        return list(pool.map(one, records))
 
 
 def summarize(records, chips, levels, out):
@@ -230,6 +269,12 @@ def main():
                         "(default: a temporary one)")
     parser.add_argument("--keep", action="store_true",
                         help="keep every program, not only mismatches")
+    parser.add_argument("--keep-kernels", action="store_true",
+                        help="keep every seed's kernels (WORK/SEED/CHIP-LEVEL"
+                        ".hsaco) for --rerun")
+    parser.add_argument("--rerun", metavar="LOG",
+                        help="run the kernels a logged campaign kept in "
+                        "--work again (a new hk-emu against them all)")
     parser.add_argument("--log", help="append one JSON line per seed here; "
                         "seeds already logged are not run again")
     parser.add_argument("--summarize", metavar="LOG",
@@ -250,6 +295,14 @@ def main():
     if args.summarize:
         with open(args.summarize) as f:
             records = [json.loads(line) for line in f if line.strip()]
+        return 0 if summarize(records, args.chips, args.levels,
+                              sys.stdout) else 1
+    if args.rerun:
+        if not args.work or not os.access(args.hk_emu, os.X_OK):
+            sys.exit("csmith-diff: --rerun needs --work and a built hk-emu")
+        with open(args.rerun) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        records = rerun(args, sorted(records, key=lambda r: r["seed"]))
         return 0 if summarize(records, args.chips, args.levels,
                               sys.stdout) else 1
 
