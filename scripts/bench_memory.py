@@ -2,7 +2,7 @@
 hold them. Prints figures; it is not a test. Run by scripts/bench-memory.sh.
 
 1. LDS bank-conflict cycles of every GEMM (M=N=K=256, both chips) with
-   hk-lds-layout's swizzles and without (--no-lds-swizzle).
+   hk-lds-layout's swizzles and without (--lds-swizzle=false).
 2. The pipelined GEMM's main loop (the loop with the most MFMAs, read with
    hk-report): its s_waitcnt that drain vmcnt to zero with exact waits and
    with exact-waits=false, and its instruction mix.
@@ -65,7 +65,7 @@ def main():
                             ("gemm_fp8_gfx942.mlir", "gemm_abt_fp8"),
                             ("gemm_fp8_gfx950.mlir", "gemm_abt_fp8")]:
         print(f"  {example:24} {conflicts(example, kernel):22} | "
-              f"{conflicts(example, kernel, '--no-lds-swizzle')}")
+              f"{conflicts(example, kernel, '--lds-swizzle=false')}")
 
     print("gemm_abt_pipelined main loop, one iteration, per wave:")
     for chip in ("gfx942", "gfx950"):

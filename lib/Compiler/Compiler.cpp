@@ -29,7 +29,7 @@ const KernelSignature *CompiledModule::findKernel(llvm::StringRef name) const {
 
 llvm::Expected<CompiledModule>
 hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
-                  const ChipInfo &chip, const CompileSettings &settings) {
+                  const ChipInfo &chip, const CompileOptions &compileOptions) {
   auto start = std::chrono::steady_clock::now();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -65,11 +65,7 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
   mlir::PassManager pm(&context);
   PipelineOptions options;
   options.chip = chip.name.str();
-  options.ldsSwizzle = settings.ldsSwizzle;
-  options.exactWaits = settings.exactWaits;
-  options.direct = settings.direct;
-  options.gridChunk = settings.gridChunk;
-  options.gridGroup = settings.gridGroup;
+  options.setCompileOptions(compileOptions);
   buildHKPipeline(pm, options);
   if (mlir::failed(pm.run(*module)))
     return fail("cannot lower " + bufferName.str() + " for " + chip.name.str());

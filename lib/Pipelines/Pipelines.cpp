@@ -16,8 +16,125 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
+
+hk::CompileOptions hk::PipelineOptions::getCompileOptions() const {
+  CompileOptions options;
+#define HK_COMPILE_OPTION(NAME, ARG, TYPE, INIT, DESC, EXTRA)                  \
+  options.NAME = NAME;
+#include "hk/Pipelines/CompileOptions.def"
+  return options;
+}
+
+void hk::PipelineOptions::setCompileOptions(const CompileOptions &options) {
+#define HK_COMPILE_OPTION(NAME, ARG, TYPE, INIT, DESC, EXTRA)                  \
+  NAME = options.NAME;
+#include "hk/Pipelines/CompileOptions.def"
+}
+
+/// Says what is wrong with one `name=value` word before the pipeline's
+/// parser sees it: that parser reports on stderr, not to its caller.
+static llvm::Error
+checkOptionWord(llvm::StringRef word,
+                llvm::ArrayRef<hk::CompileOptionInfo> known) {
+  auto fail = [&](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  auto [name, value] = word.split('=');
+  const hk::CompileOptionInfo *info = nullptr;
+  std::string names;
+  for (const hk::CompileOptionInfo &option : known) {
+    names += (names.empty() ? "" : ", ") + option.name;
+    if (option.name == name)
+      info = &option;
+  }
+  if (name == "chip")
+    return fail("the chip is not a compile option here; give it apart");
+  if (!info)
+    return fail("unknown compile option '" + name + "'; known: " + names);
+  if (info->kind == "enum" && !llvm::is_contained(info->values, value))
+    return fail("compile option " + name + " must be one of " +
+                llvm::join(info->values, ", ") + ", got '" + value + "'");
+  unsigned number;
+  if (info->kind == "unsigned" && value.getAsInteger(10, number))
+    return fail("compile option " + name +
+                " must be a non-negative integer, got '" + value + "'");
+  if (info->kind == "bool" &&
+      !llvm::is_contained({"true", "false", "1", "0"}, value))
+    return fail("compile option " + name + " must be true or false, got '" +
+                value + "'");
+  return llvm::Error::success();
+}
+
+llvm::Expected<hk::CompileOptions>
+hk::CompileOptions::parse(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> words;
+  text.split(words, ' ', -1, /*KeepEmpty=*/false);
+  std::vector<CompileOptionInfo> known = listCompileOptions();
+  for (llvm::StringRef word : words)
+    if (llvm::Error error = checkOptionWord(word, known))
+      return std::move(error);
+  PipelineOptions options;
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (failed(options.parseFromString(text, os)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad compile options '" + text + "': " +
+                                       llvm::StringRef(errors).trim().str());
+  return options.getCompileOptions();
+}
+
+/// How an option's value is written in --hk-pipeline's syntax.
+static std::string optionText(bool value) { return value ? "true" : "false"; }
+static std::string optionText(unsigned value) { return std::to_string(value); }
+static std::string optionText(hk::DirectMode value) {
+  switch (value) {
+  case hk::DirectMode::Auto:
+    return "auto";
+  case hk::DirectMode::Always:
+    return "always";
+  case hk::DirectMode::Never:
+    return "never";
+  }
+  llvm_unreachable("unknown DirectMode");
+}
+
+static std::string optionKind(bool) { return "bool"; }
+static std::string optionKind(unsigned) { return "unsigned"; }
+static std::string optionKind(hk::DirectMode) { return "enum"; }
+
+std::string hk::CompileOptions::str() const {
+  CompileOptions defaults;
+  std::string text;
+#define HK_COMPILE_OPTION(NAME, ARG, TYPE, INIT, DESC, EXTRA)                  \
+  if (NAME != defaults.NAME)                                                   \
+    text += std::string(text.empty() ? "" : " ") + ARG + "=" + optionText(NAME);
+#include "hk/Pipelines/CompileOptions.def"
+  return text;
+}
+
+/// An enum option's values, from its parser: the list cl::values gave it.
+template <typename Option, typename T>
+static std::vector<std::string> optionValues(Option &option, T) {
+  std::vector<std::string> values;
+  if constexpr (std::is_enum_v<T>)
+    for (unsigned i = 0, e = option.getParser().getNumOptions(); i < e; ++i)
+      values.push_back(option.getParser().getOption(i).str());
+  return values;
+}
+
+std::vector<hk::CompileOptionInfo> hk::listCompileOptions() {
+  std::vector<CompileOptionInfo> list;
+  PipelineOptions options;
+  CompileOptions defaults;
+#define HK_COMPILE_OPTION(NAME, ARG, TYPE, INIT, DESC, EXTRA)                  \
+  list.push_back({ARG, optionKind(defaults.NAME), optionText(defaults.NAME),   \
+                  DESC, optionValues(options.NAME, defaults.NAME)});
+#include "hk/Pipelines/CompileOptions.def"
+  return list;
+}
 
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKTarget(HKTargetOptions{options.chip}));

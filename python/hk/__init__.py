@@ -24,7 +24,8 @@ arguments that do not fit.
 """
 
 from .compiler import (CompileError, Kernel, Module, Param, SpillWarning,
-                       chip_info, chips, compile, compile_file)
+                       chip_info, chips, compile, compile_file,
+                       compile_options)
 from .dtypes import from_bf16, from_fp8, numpy_dtype, to_bf16, to_fp8
 from .emulator import Device, LaunchError, LaunchResult, SanitizerReport
 from . import references
@@ -43,6 +44,7 @@ __all__ = [
     "chips",
     "compile",
     "compile_file",
+    "compile_options",
     "from_bf16",
     "from_fp8",
     "numpy_dtype",

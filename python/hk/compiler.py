@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Optional
 
+import numpy as np
+
 from . import _hk
 from . import emulator
 from .dtypes import numpy_dtype
@@ -190,24 +192,66 @@ def _check_spills(module, spills):
     warnings.warn(message, SpillWarning, stacklevel=3)
 
 
-def compile(source, chip, *, name="<source>", lds_swizzle=True,
-            exact_waits=True, direct="auto", grid_chunk=0, grid_group=0,
-            spills="warn"):
+def compile_options():
+    """The compile options ``hk.compile`` takes, those of ``hk-opt
+    --hk-pipeline`` (one list in the C++ code serves both): a dict from the
+    keyword name ("exact_waits") to a dict with the option's ``name``
+    ("exact-waits"), ``kind`` ("bool", "unsigned" or "enum"), ``default``,
+    ``description`` and, for enums, ``values``."""
+    return {o["name"].replace("-", "_"): o for o in _hk.compile_options()}
+
+
+def _option_text(options):
+    """``options`` as --hk-pipeline option text, which the pipeline's own
+    parser then checks."""
+    known = compile_options()
+    words = []
+    for key, value in options.items():
+        if key not in known:
+            raise TypeError(f"unknown compile option {key!r}; known: "
+                            f"{', '.join(known)}")
+        kind = known[key]["kind"]
+        if kind == "bool":
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"compile option {key} takes a bool, got "
+                                f"{type(value).__name__}")
+            text = "true" if value else "false"
+        elif kind == "unsigned":
+            value = emulator._integer(f"compile option {key}", value)
+            if value < 0:
+                raise ValueError(f"compile option {key} must be at least 0, "
+                                 f"got {value}")
+            text = str(value)
+        else:
+            if not isinstance(value, str):
+                raise TypeError(f"compile option {key} takes one of "
+                                f"{', '.join(known[key]['values'])}, got "
+                                f"{type(value).__name__}")
+            text = value
+        words.append(f"{known[key]['name']}={text}")
+    return " ".join(words)
+
+
+def compile(source, chip, *, name="<source>", spills="warn", **options):
     """Compiles hk source text for ``chip`` ("gfx942" or "gfx950").
 
-    ``name`` is the file name diagnostics quote. The other options are
-    those of ``hk-opt --hk-pipeline``: ``lds_swizzle`` (hk-lds-layout),
-    ``exact_waits``, ``direct`` ("auto", "always" or "never": direct-to-LDS
-    group loads), ``grid_chunk`` and ``grid_group`` (hk-grid-swizzle).
+    ``name`` is the file name diagnostics quote. The keyword ``options``
+    are those of ``hk-opt --hk-pipeline``, with underscores:
+    ``direct`` ("auto", "always" or "never": direct-to-LDS group loads),
+    ``exact_waits``, ``lds_swizzle``, ``grid_chunk`` and ``grid_group``
+    (hk-grid-swizzle), ``mfma_per_group``, ``ds_reads_per_group`` and
+    ``vmem_per_group`` (the interleave schedule's groups);
+    :func:`compile_options` lists them with their defaults.
 
     A kernel that spills registers to scratch is reported when
     ``spills`` is "warn" (the default: a :class:`hk.SpillWarning`), makes
     the compilation fail when it is "error", and passes silently when it
     is "ignore".
 
-    Returns a :class:`Module`. Raises ValueError for an unknown chip or
-    option value and :class:`hk.CompileError` with the compiler's
-    diagnostics when the source does not compile.
+    Returns a :class:`Module`. Raises TypeError for an unknown option,
+    ValueError for an unknown chip or option value and
+    :class:`hk.CompileError` with the compiler's diagnostics when the
+    source does not compile.
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be a str, got {type(source).__name__}")
@@ -215,10 +259,7 @@ def compile(source, chip, *, name="<source>", lds_swizzle=True,
         raise ValueError(f"spills must be 'warn', 'error' or 'ignore', got "
                          f"{spills!r}")
     try:
-        native = _hk.compile(source, str(name), chip, bool(lds_swizzle),
-                             bool(exact_waits), direct,
-                             emulator._integer("grid_chunk", grid_chunk),
-                             emulator._integer("grid_group", grid_group))
+        native = _hk.compile(source, str(name), chip, _option_text(options))
     except _hk.CompileError as error:
         raise CompileError(str(error)) from None
     module = Module(native)

@@ -162,22 +162,15 @@ py::list describeKernels(const PyModule &module) {
 
 std::unique_ptr<PyModule> compile(const std::string &source,
                                   const std::string &bufferName,
-                                  const std::string &chipName, bool ldsSwizzle,
-                                  bool exactWaits, const std::string &direct,
-                                  unsigned gridChunk, unsigned gridGroup) {
+                                  const std::string &chipName,
+                                  const std::string &optionText) {
   const ChipInfo &chip = lookupChip(chipName);
-  if (direct != "auto" && direct != "always" && direct != "never")
-    throw py::value_error("direct must be 'auto', 'always' or 'never', got '" +
-                          direct + "'");
-  CompileSettings settings;
-  settings.ldsSwizzle = ldsSwizzle;
-  settings.exactWaits = exactWaits;
-  settings.direct = direct;
-  settings.gridChunk = gridChunk;
-  settings.gridGroup = gridGroup;
+  llvm::Expected<CompileOptions> settings = CompileOptions::parse(optionText);
+  if (!settings)
+    throw py::value_error(llvm::toString(settings.takeError()));
   llvm::Expected<CompiledModule> compiled = [&] {
     py::gil_scoped_release release;
-    return compileSource(source, bufferName, chip, settings);
+    return compileSource(source, bufferName, chip, *settings);
   }();
   if (!compiled)
     raise<CompileFailure>(compiled.takeError());
@@ -540,8 +533,20 @@ PYBIND11_MODULE(_hk, m) {
       .def_property_readonly("kernels", &describeKernels);
 
   m.def("compile", &compile, py::arg("source"), py::arg("buffer_name"),
-        py::arg("chip"), py::arg("lds_swizzle"), py::arg("exact_waits"),
-        py::arg("direct"), py::arg("grid_chunk"), py::arg("grid_group"));
+        py::arg("chip"), py::arg("options"));
+  m.def("compile_options", [] {
+    py::list list;
+    for (const CompileOptionInfo &info : listCompileOptions()) {
+      py::dict d;
+      d["name"] = info.name;
+      d["kind"] = info.kind;
+      d["default"] = info.defaultText;
+      d["description"] = info.description;
+      d["values"] = info.values;
+      list.append(d);
+    }
+    return list;
+  });
 
   py::class_<emu::Device>(m, "Device")
       .def(py::init([](const std::string &chip) {

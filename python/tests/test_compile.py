@@ -1,5 +1,8 @@
 """Compilation: code objects, signatures, chips and compiler errors."""
 
+import pathlib
+import subprocess
+import tempfile
 import warnings
 
 import numpy as np
@@ -73,8 +76,16 @@ def test_unknown_chip_raises_value_error(bad):
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match="direct must be"):
+    with pytest.raises(ValueError, match="compile option direct must be one "
+                                         "of auto, always, never, got "
+                                         "'sometimes'"):
         hk.compile("module {}", "gfx942", direct="sometimes")
+    with pytest.raises(TypeError, match="unknown compile option 'directs'"):
+        hk.compile("module {}", "gfx942", directs="auto")
+    with pytest.raises(TypeError, match="exact_waits takes a bool"):
+        hk.compile("module {}", "gfx942", exact_waits="no")
+    with pytest.raises(ValueError, match="grid_chunk must be at least 0"):
+        hk.compile("module {}", "gfx942", grid_chunk=-1)
     with pytest.raises(TypeError):
         hk.compile(b"module {}", "gfx942")
 
@@ -130,3 +141,27 @@ def test_grid_rule():
     # C (parameter 2): 128 rows per block along x, 128 columns along y.
     assert mod.kernels["gemm_abt_bf16"].grid_rule == (
         ((2, 0, 128),), ((2, 1, 128),), ())
+
+
+def test_compile_options_are_the_pipelines():
+    """Every --hk-pipeline option is a keyword of hk.compile, and reaches
+    its pass: the code object is the one hk-run makes with the same
+    options (hk-opt's --hk-pipeline, which hk-run's flags share)."""
+    options = hk.compile_options()
+    assert list(options) == [
+        "direct", "exact_waits", "lds_swizzle", "grid_chunk", "grid_group",
+        "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
+    assert options["direct"]["values"] == ["auto", "always", "never"]
+    assert options["mfma_per_group"]["default"] == "1"
+    path = EXAMPLES / "gemm/gemm_fp8_gfx950.mlir"
+    tuned = hk.compile_file(path, "gfx950", mfma_per_group=2,
+                            vmem_per_group=0)
+    assert tuned.hsaco != hk.compile_file(path, "gfx950").hsaco
+    hk_run = pathlib.Path(hk.__file__).resolve().parents[2] / "bin" / "hk-run"
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([str(hk_run), str(path), "--chip=gfx950",
+                        "--compile-only", f"--save-hsaco={folder}",
+                        "--mfma-per-group=2", "--vmem-per-group=0"],
+                       check=True, capture_output=True)
+        saved = pathlib.Path(folder) / "gemm_fp8_gfx950.gfx950.hsaco"
+        assert saved.read_bytes() == tuned.hsaco

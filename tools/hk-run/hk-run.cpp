@@ -65,29 +65,14 @@ static cl::opt<unsigned>
 static cl::opt<bool> noSanitizers("no-sanitizers",
                                   cl::desc("Run without the sanitizers"),
                                   cl::cat(category));
-static cl::opt<bool>
-    noLdsSwizzle("no-lds-swizzle",
-                 cl::desc("Compile without LDS swizzles (to compare bank "
-                          "conflicts)"),
-                 cl::cat(category));
-static cl::opt<bool>
-    noExactWaits("no-exact-waits",
-                 cl::desc("Drain vmcnt at every token wait (to compare "
-                          "waits)"),
-                 cl::cat(category));
-static cl::opt<std::string>
-    directOption("direct",
-                 cl::desc("Direct-to-LDS group loads: auto (default), always "
-                          "or never"),
-                 cl::init("auto"), cl::cat(category));
-static cl::opt<unsigned>
-    gridChunk("grid-chunk",
-              cl::desc("Remap blocks to XCDs in runs of this many (0: off)"),
-              cl::init(0), cl::cat(category));
-static cl::opt<unsigned>
-    gridGroup("grid-group",
-              cl::desc("Order blocks in groups of this many rows (0: off)"),
-              cl::init(0), cl::cat(category));
+// The pipeline's options, from the list --hk-pipeline and Python share.
+static cl::OptionCategory
+    compileCategory("hk-run compile options (those of hk-opt --hk-pipeline)");
+#define HK_COMPILE_OPTION(NAME, ARG, TYPE, INIT, DESC, EXTRA)                  \
+  static cl::opt<TYPE> NAME##Flag(ARG, cl::desc(DESC), cl::init(INIT),         \
+                                  cl::cat(compileCategory), EXTRA);
+#include "hk/Pipelines/CompileOptions.def"
+
 static cl::opt<bool> allowSpills("allow-spills",
                                  cl::desc("Do not fail kernels that spill"),
                                  cl::cat(category));
@@ -243,7 +228,7 @@ static json::Object resourcesJson(const KernelInfo &info) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions({&category, &userCategory});
+  cl::HideUnrelatedOptions({&category, &compileCategory, &userCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "HK-MLIR: compile an example, run it in the "
                               "emulator and check it against a CPU "
@@ -259,16 +244,10 @@ int main(int argc, char **argv) {
   const bool printJson = asJson, spillsAllowed = allowSpills,
              onlyCompile = compileOnly;
   const unsigned repeats = std::max(1u, unsigned(repeat));
-  CompileSettings settings;
-  settings.ldsSwizzle = !noLdsSwizzle;
-  settings.exactWaits = !noExactWaits;
-  settings.direct = directOption;
-  settings.gridChunk = gridChunk;
-  settings.gridGroup = gridGroup;
-  if (settings.direct != "auto" && settings.direct != "always" &&
-      settings.direct != "never")
-    return fail("--direct must be auto, always or never, got '" +
-                settings.direct + "'");
+  CompileOptions settings;
+#define HK_COMPILE_OPTION(NAME, ARG, TYPE, INIT, DESC, EXTRA)                  \
+  settings.NAME = NAME##Flag;
+#include "hk/Pipelines/CompileOptions.def"
   // Like -o, --save-hsaco writes into a directory that exists: a mistyped
   // path is an error, not a new directory tree.
   if (!hsacoDir.empty() && !sys::fs::is_directory(hsacoDir))

@@ -9,6 +9,7 @@
 #ifndef HK_COMPILER_COMPILER_H
 #define HK_COMPILER_COMPILER_H
 
+#include "hk/Pipelines/CompileOptions.h"
 #include "hk/Runtime/KernelABI.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -20,7 +21,6 @@
 namespace hk {
 
 struct ChipInfo;
-struct PipelineOptions;
 
 struct CompiledModule {
   std::string hsaco;
@@ -31,20 +31,11 @@ struct CompiledModule {
   const KernelSignature *findKernel(llvm::StringRef name) const;
 };
 
-/// Settings of the compilation beyond the chip (the pipeline's options).
-struct CompileSettings {
-  bool ldsSwizzle = true;
-  bool exactWaits = true;
-  std::string direct = "auto"; ///< Direct-to-LDS group loads.
-  unsigned gridChunk = 0;      ///< Consecutive blocks per XCD.
-  unsigned gridGroup = 0;      ///< Block rows per group.
-};
-
 /// Compiles hk source text for `chip`. Diagnostics (with source locations
 /// in `bufferName`) become the error's message.
 llvm::Expected<CompiledModule>
 compileSource(llvm::StringRef source, llvm::StringRef bufferName,
-              const ChipInfo &chip, const CompileSettings &settings = {});
+              const ChipInfo &chip, const CompileOptions &options = {});
 
 } // namespace hk
 

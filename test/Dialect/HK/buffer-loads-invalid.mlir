@@ -1,7 +1,7 @@
 // RUN: hk-opt %s --hk-buffer-loads -verify-diagnostics
 // RUN: not hk-opt %s --hk-buffer-loads=direct=sometimes 2>&1 | FileCheck %s --check-prefix=OPTION
 
-// OPTION: hk-buffer-loads: direct must be auto, always or never, got 'sometimes'
+// OPTION: for the --direct option: Cannot find option named 'sometimes'!
 
 hk.kernel @no_target(%a: !hk.gl<?x?xbf16>) waves(1) {
   %c0 = arith.constant 0 : index

@@ -21,12 +21,6 @@ public:
   using HKBufferLoadsBase::HKBufferLoadsBase;
 
   void runOnOperation() override {
-    if (direct != "auto" && direct != "always" && direct != "never") {
-      getOperation().emitError()
-          << "hk-buffer-loads: direct must be auto, always or never, got '"
-          << direct << "'";
-      return signalPassFailure();
-    }
     MLIRContext *ctx = &getContext();
     auto pathAttr = [&](TransferPath path) {
       return TransferPathAttr::get(ctx, path);
@@ -53,8 +47,8 @@ public:
         }
         // A transposing load rearranges its data in registers.
         bool useDirect = !groupLoad.getTranspose() &&
-                         (direct == "always" ||
-                          (direct == "auto" &&
+                         (direct == DirectMode::Always ||
+                          (direct == DirectMode::Auto &&
                            chip->maxDirectToLdsBytes() >= kDirectChunkBytes));
         groupLoad.setPathAttr(
             pathAttr(useDirect ? TransferPath::Direct : TransferPath::Buffer));

@@ -5,6 +5,7 @@
 #define HK_DIALECT_HK_TRANSFORMS_PASSES_H
 
 #include "hk/Dialect/HK/IR/HKDialect.h"
+#include "hk/Dialect/HK/Transforms/Options.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -109,8 +109,10 @@ def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {
     together.
   }];
   let options = [
-    Option<"direct", "direct", "std::string", /*default=*/"\"auto\"",
-           "Direct-to-LDS group loads: auto, always or never">,
+    Option<"direct", "direct", "::hk::DirectMode",
+           /*default=*/"::hk::DirectMode::Auto",
+           "Direct-to-LDS group loads: auto, always or never",
+           [{HK_DIRECT_MODE_VALUES}]>,
   ];
   let dependentDialects = ["::hk::HKDialect"];
 }
