@@ -5,7 +5,13 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test bench docs format clean
+SANITIZE_BUILD_DIR ?= build-sanitize
+FUZZ_BUILD_DIR ?= build-fuzz
+FUZZ_TARGETS = hk-opt-fuzzer hk-translate-fuzzer code-object-fuzzer \
+  hk-emu-args-fuzzer
+
+.PHONY: all setup configure build run test test-sanitize fuzz bench docs \
+  format clean
 
 all: build
 
@@ -31,6 +37,22 @@ run: build
 test: build
 	@scripts/run-tests.sh $(BUILD_DIR)
 
+# The whole suite again, with every project library and tool built with
+# AddressSanitizer and UBSan in $(SANITIZE_BUILD_DIR) (see README for its
+# time). Any finding aborts the process and fails its test.
+test-sanitize: setup
+	$(MAKE) --no-print-directory BUILD_DIR=$(SANITIZE_BUILD_DIR) \
+	  CMAKE_FLAGS="-DHK_ENABLE_SANITIZERS=ON $(CMAKE_FLAGS)" configure
+	ninja -C $(SANITIZE_BUILD_DIR)
+	@scripts/run-tests.sh $(SANITIZE_BUILD_DIR)
+
+# The libFuzzer targets (fuzz/README.md) in $(FUZZ_BUILD_DIR); run one with
+# scripts/fuzz.sh TARGET SECONDS.
+fuzz: setup
+	$(MAKE) --no-print-directory BUILD_DIR=$(FUZZ_BUILD_DIR) \
+	  CMAKE_FLAGS="-DHK_BUILD_FUZZERS=ON $(CMAKE_FLAGS)" configure
+	ninja -C $(FUZZ_BUILD_DIR) $(FUZZ_TARGETS)
+
 # Benchmarks print figures (compile time, emulator speed); they are not
 # timed tests.
 bench: build
@@ -47,4 +69,4 @@ format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format-22 -i
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_BUILD_DIR) $(FUZZ_BUILD_DIR)

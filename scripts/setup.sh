@@ -6,8 +6,10 @@ set -euo pipefail
 PACKAGES=(
   # LLVM/MLIR 22: headers, shared libraries, lit/FileCheck, lld as a library.
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 liblld-22-dev
-  # clang-22 builds the project and the foreign HIP-style test kernels.
-  clang-22 clang-format-22
+  # clang-22 builds the project and the foreign HIP-style test kernels;
+  # its runtimes give the sanitizer build (make test-sanitize) and the
+  # fuzz targets (fuzz/) AddressSanitizer, UBSan and libFuzzer.
+  clang-22 clang-format-22 libclang-rt-22-dev
   # Build tools.
   cmake ninja-build ccache make git
   # Differential testing of the emulator: random C programs and their

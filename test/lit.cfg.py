@@ -4,19 +4,25 @@
 
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
+
+sys.path.insert(0, os.path.dirname(__file__))
+import lit_sanitizers
 
 config.name = "HK"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hk_obj_root, "test")
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "lit_sanitizers.py"]
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+lit_sanitizers.configure(config, config.llvm_tools_dir)
 
 config.substitutions.append(("%hk_src_root", config.hk_src_root))
 config.substitutions.append(("%hk_obj_root", config.hk_obj_root))

@@ -48,6 +48,20 @@ void hk::registerHsacoTranslations(mlir::DialectRegistry &registry) {
   mlir::registerROCDLDialectTranslation(registry);
 }
 
+mlir::Operation *hk::findUntranslatableOp(mlir::ModuleOp module) {
+  mlir::Operation *found = nullptr;
+  module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
+    if (op == module.getOperation())
+      return mlir::WalkResult::advance();
+    llvm::StringRef ns = op->getName().getDialectNamespace();
+    if (ns == "llvm" || ns == "rocdl")
+      return mlir::WalkResult::advance();
+    found = op;
+    return mlir::WalkResult::interrupt();
+  });
+  return found;
+}
+
 static void initializeAMDGPUTarget() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -78,22 +78,6 @@ static void onFatalError(void *, const char *reason, bool) {
   std::exit(1);
 }
 
-/// The translation understands only the LLVM and ROCDL dialects; anything
-/// else means the input was not lowered.
-static mlir::Operation *findUnloweredOp(mlir::ModuleOp module) {
-  mlir::Operation *found = nullptr;
-  module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
-    if (op == module.getOperation())
-      return mlir::WalkResult::advance();
-    llvm::StringRef ns = op->getName().getDialectNamespace();
-    if (ns == "llvm" || ns == "rocdl")
-      return mlir::WalkResult::advance();
-    found = op;
-    return mlir::WalkResult::interrupt();
-  });
-  return found;
-}
-
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -150,7 +134,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 1; // The parser has reported the error with its location.
 
-  if (mlir::Operation *op = findUnloweredOp(*module)) {
+  if (mlir::Operation *op = hk::findUntranslatableOp(*module)) {
     op->emitError() << "hk-translate needs the LLVM and ROCDL dialects only; "
                        "lower '"
                     << op->getName()

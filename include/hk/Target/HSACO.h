@@ -36,6 +36,11 @@ struct TargetOptions {
 /// (`.name`). convert-hk-to-amdgpu sets it on kernel arguments.
 constexpr llvm::StringLiteral kArgNameAttrName = "hk.name";
 
+/// The first op (pre-order) outside the LLVM and ROCDL dialects, the only
+/// ones the translation understands: input that was not lowered. Null when
+/// there is none.
+mlir::Operation *findUntranslatableOp(mlir::ModuleOp module);
+
 /// Compiles `module` (LLVM + ROCDL dialects only) to the requested form and
 /// returns its bytes.
 llvm::Expected<std::string> compileModule(mlir::ModuleOp module,
