@@ -80,7 +80,8 @@ if os.path.exists(os.path.join(hk_hip_dir, "libhkhip.so")):
     config.available_features.add("hk-hip")
 config.substitutions.append(
     ("%hk_hip_link",
-     "-L" + hk_hip_dir + " -lhkhip -Wl,-rpath," + hk_hip_dir))
+     "-L" + hk_hip_dir + " -lhkhip -Wl,-rpath," + hk_hip_dir +
+     lit_sanitizers.shared_runtime_link_flags(config)))
 # HIP's own runtime library (Debian's libamdhip64-dev): the same host
 # programs link against it too.
 if any(os.path.exists(os.path.join(d, "libamdhip64.so"))

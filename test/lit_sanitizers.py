@@ -34,8 +34,34 @@ def configure(config, llvm_tools_dir="/usr/lib/llvm-22/bin"):
 
 
 def asan_runtime(clang):
-    """The AddressSanitizer runtime an uninstrumented program (Python) must
-    preload to load an instrumented extension module."""
+    """The AddressSanitizer runtime an uninstrumented program (Python, a
+    host program) must preload to load an instrumented library."""
     path = subprocess.run([clang, "-print-file-name=libclang_rt.asan-x86_64.so"],
                           capture_output=True, text=True).stdout.strip()
     return path if os.path.isabs(path) and os.path.exists(path) else ""
+
+
+def shared_runtime_link_flags(config):
+    """Link flags of a host program that loads the sanitizer build's
+    libhkhip, which takes the sanitizer runtimes from their shared library:
+    the program must use that same library (and load it first)."""
+    if not enabled(config):
+        return ""
+    runtime = asan_runtime(os.path.join(config.llvm_tools_dir, "clang"))
+    return (" -fsanitize=address,undefined -shared-libasan -Wl,-rpath," +
+            os.path.dirname(runtime))
+
+
+def preload_runtime(config, feature):
+    """For tests whose uninstrumented programs load an instrumented library:
+    preloads the runtime, without leak checks of the programs' own memory.
+    Without the runtime the tests become unsupported (`feature` is
+    dropped)."""
+    if not enabled(config):
+        return
+    runtime = asan_runtime(os.path.join(config.llvm_tools_dir, "clang"))
+    if runtime:
+        config.environment["LD_PRELOAD"] = runtime
+        config.environment["ASAN_OPTIONS"] += ":detect_leaks=0"
+    else:
+        config.available_features.discard(feature)
