@@ -7,6 +7,7 @@
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/AMDHSAKernelDescriptor.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -236,12 +237,28 @@ Device::getGlobal(const Module &module, llvm::StringRef name) {
 
 /// Reads the initial-state enables of the kernel descriptor.
 static llvm::Error readDescriptor(const KernelInfo &kernel, LaunchState &L) {
+  using namespace llvm::amdhsa;
   const uint8_t *d = kernel.descriptor.data();
-  uint32_t rsrc2;
+  uint32_t rsrc1, rsrc2;
   uint16_t props, preload;
-  std::memcpy(&rsrc2, d + 52, 4);
-  std::memcpy(&props, d + 56, 2);
-  std::memcpy(&preload, d + 58, 2);
+  std::memcpy(&rsrc1, d + COMPUTE_PGM_RSRC1_OFFSET, 4);
+  std::memcpy(&rsrc2, d + COMPUTE_PGM_RSRC2_OFFSET, 4);
+  std::memcpy(&props, d + KERNEL_CODE_PROPERTIES_OFFSET, 2);
+  std::memcpy(&preload, d + KERNARG_PRELOAD_OFFSET, 2);
+  unsigned round32 =
+               AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_32),
+           round16_64 =
+               AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_ROUND_MODE_16_64);
+  if (round32 != FLOAT_ROUND_MODE_NEAR_EVEN ||
+      round16_64 != FLOAT_ROUND_MODE_NEAR_EVEN)
+    return makeError("kernel '" + kernel.name +
+                     "' selects a float rounding mode other than "
+                     "round-to-nearest-even, which hk-emu does not emulate");
+  L.initialMode =
+      (AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_32)
+       << ModeRegister::kDenorm32Shift) |
+      (AMDHSA_BITS_GET(rsrc1, COMPUTE_PGM_RSRC1_FLOAT_DENORM_MODE_16_64)
+       << ModeRegister::kDenorm16_64Shift);
   L.enablePrivateSegmentBuffer = props & (1u << 0);
   L.enableDispatchPtr = props & (1u << 1);
   L.enableQueuePtr = props & (1u << 2);

@@ -112,6 +112,9 @@ struct Wave {
   bool scc = false;
   /// VGPR indexing mode (s_set_gpr_idx_on/off) is on.
   bool gprIndexing = false;
+  /// The MODE hardware register (see ModeRegister): float rounding and
+  /// denormal modes, from the kernel descriptor, changed by s_setreg.
+  uint32_t mode = 0;
   uint64_t pc = 0;
   enum State : uint8_t { Running, AtBarrier, Ended, Faulted } state = Running;
   unsigned id = 0;
@@ -157,6 +160,24 @@ struct Wave {
   void fault(const Instr &in, const llvm::Twine &message);
 };
 
+/// Fields of the MODE hardware register (AMD GFX9 ISA, "MODE"): the round
+/// modes and the denormal modes of f32 and of f16/f64 (values of
+/// llvm::amdhsa's FLOAT_ROUND_MODE_* and FLOAT_DENORM_MODE_*).
+namespace ModeRegister {
+constexpr unsigned kRound32Shift = 0, kRound16_64Shift = 2, kDenorm32Shift = 4,
+                   kDenorm16_64Shift = 6;
+constexpr uint32_t kRoundMask = 0xf;
+/// Denormal modes: 0 flushes sources and results, 1 results, 2 sources,
+/// 3 neither.
+constexpr unsigned kFlushNone = 3;
+inline bool flushesSources(unsigned denorm) {
+  return denorm == 0 || denorm == 2;
+}
+inline bool flushesResults(unsigned denorm) {
+  return denorm == 0 || denorm == 1;
+}
+} // namespace ModeRegister
+
 /// Read-only facts of one launch shared by all workgroups.
 struct LaunchState {
   const ChipInfo *chip = nullptr;
@@ -173,6 +194,10 @@ struct LaunchState {
   /// kernel sees of them (s_getpc_b64, s_setpc_b64, s_swappc_b64) is
   /// offset by this base.
   uint64_t codeBase = 0;
+  /// MODE at wave start (from the kernel descriptor's COMPUTE_PGM_RSRC1).
+  uint32_t initialMode =
+      (ModeRegister::kFlushNone << ModeRegister::kDenorm32Shift) |
+      (ModeRegister::kFlushNone << ModeRegister::kDenorm16_64Shift);
   SanitizerOptions sanitize;
   uint64_t watchdog = 0;
   unsigned maxReports = 64;

@@ -270,15 +270,42 @@ static void sTrap(Wave &w, const Instr &in) {
                   ": the kernel trapped (an abort or a failed assertion)");
 }
 
+/// The fields of an s_getreg/s_setreg hwreg operand: register id in bits
+/// 5:0, the field's offset in 10:6 and its size minus one in 15:11.
+struct HwregField {
+  unsigned id, offset, size;
+  explicit HwregField(int64_t simm16)
+      : id(simm16 & 0x3f), offset((simm16 >> 6) & 0x1f),
+        size(((simm16 >> 11) & 0x1f) + 1) {}
+  uint32_t mask() const {
+    return uint32_t(((uint64_t(1) << size) - 1) << offset);
+  }
+};
+constexpr unsigned kHwRegMode = 1;
+
+/// MODE reads back what the wave holds; hardware ids and status read as
+/// zero (the emulator has one virtual CU).
 static void sGetreg(Wave &w, const Instr &in) {
-  // Hardware ids, mode and status read as zero: the emulator has one
-  // virtual CU and default modes.
-  writeSgpr(w, in.ops[0], 0, 0);
+  HwregField f(in.simm);
+  uint32_t value = f.id == kHwRegMode ? (w.mode & f.mask()) >> f.offset : 0;
+  writeSgpr(w, in.ops[0], 0, value);
 }
 
-/// s_setreg*: the emulator keeps no hardware registers it would change
-/// (modes come from the kernel descriptor).
-static void sSetreg(Wave &, const Instr &) {}
+/// s_setreg*: MODE's denormal fields take effect; the other registers
+/// hold nothing the emulator models.
+static void sSetreg(Wave &w, const Instr &in) {
+  HwregField f(in.simm);
+  if (f.id != kHwRegMode)
+    return;
+  uint32_t value = readScalar(w, in.ops[0]);
+  uint32_t mode = (w.mode & ~f.mask()) | ((value << f.offset) & f.mask());
+  if (mode & ModeRegister::kRoundMask) {
+    w.fault(in, "sets a float rounding mode other than round-to-nearest-"
+                "even, which hk-emu does not emulate");
+    return;
+  }
+  w.mode = mode;
+}
 
 static void sMemtime(Wave &w, const Instr &in) {
   uint64_t t = w.executed;

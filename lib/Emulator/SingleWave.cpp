@@ -31,6 +31,7 @@ SingleWave::SingleWave(const ChipInfo &chip, unsigned ldsBytes,
   std::memset(w->pendingReg, 0, sizeof(w->pendingReg));
   w->wg = &wg;
   w->setExec(~0ull);
+  w->mode = launch.initialMode;
   if (auto created = isa::Decoder::create(chip))
     decoder = std::move(*created);
   else

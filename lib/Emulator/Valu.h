@@ -90,11 +90,63 @@ inline void valuU32(Wave &w, const Instr &in, F f) {
   });
 }
 
-/// D = f(S0, S1, S2) on f32 with input and output modifiers.
+/// The exact value hi + lo, with |lo| at most half an ulp of hi (as an
+/// error-free transformation leaves it), rounded once to f32, to nearest
+/// even. Converting hi alone would round twice when hi lies exactly halfway
+/// between two floats.
+inline float roundPairToF32(double hi, double lo) {
+  float r = float(hi);
+  double dr = r;
+  if (lo == 0 || dr == hi || std::isinf(r))
+    return r;
+  float other =
+      std::nextafter(r, hi > dr ? std::numeric_limits<float>::infinity()
+                                : -std::numeric_limits<float>::infinity());
+  // Two floats of one binade (or neighbours across it): their sum and its
+  // half are exact in double.
+  double middle = (dr + double(other)) / 2;
+  if (hi != middle)
+    return r;
+  float up = std::max(r, other), down = std::min(r, other);
+  return lo > 0 ? up : down;
+}
+
+/// Replaces a subnormal by a zero of its sign.
+template <typename T> inline T flushSubnormal(T x) {
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(T(0), x) : x;
+}
+
+/// What the wave's MODE register says about denormals for one precision.
+struct DenormalMode {
+  bool flushSources = false, flushResults = false;
+  bool any() const { return flushSources || flushResults; }
+  template <typename T> T source(T x) const {
+    return flushSources ? flushSubnormal(x) : x;
+  }
+  template <typename T> T result(T x) const {
+    return flushResults ? flushSubnormal(x) : x;
+  }
+};
+inline DenormalMode denormalMode(const Wave &w, unsigned shift) {
+  unsigned mode = (w.mode >> shift) & 3;
+  return {ModeRegister::flushesSources(mode),
+          ModeRegister::flushesResults(mode)};
+}
+inline DenormalMode f32Denormals(const Wave &w) {
+  return denormalMode(w, ModeRegister::kDenorm32Shift);
+}
+/// f16 and f64 share one MODE field.
+inline DenormalMode f16f64Denormals(const Wave &w) {
+  return denormalMode(w, ModeRegister::kDenorm16_64Shift);
+}
+
+/// D = f(S0, S1, S2) on f32 with input and output modifiers, denormals as
+/// the wave's MODE says.
 template <unsigned N, typename F>
 inline void valuF32(Wave &w, const Instr &in, F f) {
   const Operand *o = srcOperands(in);
-  bool mods = in.omod || in.clamp;
+  DenormalMode denormals = f32Denormals(w);
+  bool mods = in.omod || in.clamp || denormals.any();
   for (unsigned i = 0; i < N; ++i)
     mods |= o[i].neg || o[i].abs;
   if (!mods) {
@@ -103,11 +155,13 @@ inline void valuF32(Wave &w, const Instr &in, F f) {
     });
     return;
   }
+  auto source = [&](uint32_t bits, unsigned i) {
+    return i < N ? applyFloatMods(denormals.source(bitsToF32(bits)), o[i])
+                 : 0.0f;
+  };
   valuU32<N>(w, in, [&](uint32_t a, uint32_t b, uint32_t c) {
-    float r = f(applyFloatMods(bitsToF32(a), o[0]),
-                N > 1 ? applyFloatMods(bitsToF32(b), o[1]) : 0.0f,
-                N > 2 ? applyFloatMods(bitsToF32(c), o[2]) : 0.0f);
-    return f32ToBits(applyOutputMods(r, in));
+    float r = f(source(a, 0), source(b, 1), source(c, 2));
+    return f32ToBits(denormals.result(applyOutputMods(r, in)));
   });
 }
 
@@ -132,17 +186,32 @@ inline float f16Src(uint32_t value, const Instr &in, unsigned index) {
   return applyFloatMods(f, srcOperands(in)[index]);
 }
 
+/// An f16 bit pattern with a subnormal replaced by a zero of its sign.
+inline uint16_t flushF16(uint16_t bits) {
+  return (bits & 0x7c00) == 0 ? uint16_t(bits & 0x8000) : bits;
+}
+
 /// D.f16 = f(S0, S1, S2) evaluated in f32 and rounded once.
 template <unsigned N, typename F>
 inline void valuF16(Wave &w, const Instr &in, F f) {
   ValuSources s;
   prepareSources(w, in, N, s);
   uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  DenormalMode denormals = f16f64Denormals(w);
+  auto source = [&](uint32_t value, unsigned i) {
+    if (i >= N)
+      return 0.0f;
+    if (!denormals.flushSources)
+      return f16Src(value, in, i);
+    float f = f16ToF32(flushF16(half(value, in, i)));
+    return applyFloatMods(f, srcOperands(in)[i]);
+  };
   forEachLane(s.mask, [&](unsigned l) {
-    float r =
-        f(f16Src(s.src[0][l], in, 0), N > 1 ? f16Src(s.src[1][l], in, 1) : 0.0f,
-          N > 2 ? f16Src(s.src[2][l], in, 2) : 0.0f);
+    float r = f(source(s.src[0][l], 0), source(s.src[1][l], 1),
+                source(s.src[2][l], 2));
     uint16_t bits = f32ToF16(applyOutputMods(r, in));
+    if (denormals.flushResults)
+      bits = flushF16(bits);
     if (in.isSdwa())
       writeSdwaResult(w, in, l, bits);
     else

@@ -195,6 +195,21 @@ static float sqrtOp(float x) { return float(std::sqrt(double(x))); }
 // Sine/cosine take their input in revolutions.
 static float sinOp(float x) { return float(std::sin(double(x) * 2.0 * M_PI)); }
 static float cosOp(float x) { return float(std::cos(double(x) * 2.0 * M_PI)); }
+/// frexp's exponent, 0 for zeros, infinities and NaNs (AMD ISA).
+template <typename T> static int32_t frexpExponent(T f) {
+  if (std::isnan(f) || std::isinf(f) || f == 0)
+    return 0;
+  int e;
+  std::frexp(f, &e);
+  return e;
+}
+template <typename T> static T frexpMantissa(T f) {
+  if (std::isnan(f) || std::isinf(f))
+    return f;
+  int e;
+  return std::frexp(f, &e);
+}
+
 static float fractOp(float x) {
   if (std::isinf(x))
     return std::numeric_limits<float>::quiet_NaN();
@@ -519,44 +534,51 @@ template <bool Signed> static void vMad64(Wave &w, const Instr &in) {
 // Division helpers (the v_div_scale/fmas/fixup sequence LLVM emits for
 // correctly rounded f32 division). --------------------------------------------
 
+/// The biased exponent field of an f32 (0 for zeros and subnormals).
+static int biasedExponent(float f) { return (f32ToBits(f) >> 23) & 0xff; }
+
+/// v_div_scale_f32 D, VCC = scale(S0, S1 denominator, S2 numerator): in the
+/// order of AMD's V_DIV_SCALE_F32 pseudocode, scales S0 by 2^64 or 2^-64
+/// where the division sequence would otherwise meet subnormals or
+/// overflow, and sets VCC where v_div_fmas must undo a scale. The
+/// reciprocal test is made in f64 as the pseudocode states, so it never
+/// fires for finite f32 denominators.
 static void vDivScaleF32(Wave &w, const Instr &in) {
   ValuSources s;
   prepareSources(w, in, 3, s);
   const Operand *o = srcOperands(in);
   uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
   uint64_t vcc = 0;
+  auto subnormal = [](auto x) { return std::fpclassify(x) == FP_SUBNORMAL; };
   forEachLane(s.mask, [&](unsigned l) {
     float s0 = applyFloatMods(bitsToF32(s.src[0][l]), o[0]);
     float den = applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
     float num = applyFloatMods(bitsToF32(s.src[2][l]), o[2]);
     float r = s0;
     bool flag = false;
-    int expNum = std::ilogb(num), expDen = std::ilogb(den);
-    if (num == 0 || den == 0 || std::isnan(num) || std::isnan(den) ||
-        std::isinf(num) || std::isinf(den)) {
-      r = s0 == den && (den == 0 || std::isinf(den))
-              ? std::numeric_limits<float>::quiet_NaN()
-              : s0;
-      if (num == 0 || den == 0)
-        r = std::numeric_limits<float>::quiet_NaN();
-    } else if (expNum - expDen >= 96) {
+    bool tinyReciprocal = subnormal(1.0 / double(den));
+    bool tinyQuotient = subnormal(num / den);
+    if (num == 0 || den == 0) {
+      r = std::numeric_limits<float>::quiet_NaN();
+    } else if (biasedExponent(num) - biasedExponent(den) >= 96) {
       flag = true;
       if (s0 == den)
         r = std::ldexp(s0, 64);
-    } else if (std::fpclassify(den) == FP_SUBNORMAL) {
+    } else if (subnormal(den)) {
       r = std::ldexp(s0, 64);
-    } else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL &&
-               std::fpclassify(num / den) == FP_SUBNORMAL) {
+    } else if (tinyReciprocal && tinyQuotient) {
+      // Never taken in f32 (see above); scaled down as in
+      // vDivScaleF64, where the case is live.
       flag = true;
       if (s0 == den)
-        r = std::ldexp(s0, 64);
-    } else if (std::fpclassify(1.0f / den) == FP_SUBNORMAL) {
+        r = std::ldexp(s0, -64);
+    } else if (tinyReciprocal) {
       r = std::ldexp(s0, -64);
-    } else if (std::fpclassify(num / den) == FP_SUBNORMAL) {
+    } else if (tinyQuotient) {
       flag = true;
       if (s0 == num)
         r = std::ldexp(s0, 64);
-    } else if (expNum <= -127 + 23) {
+    } else if (biasedExponent(num) <= 23) {
       r = std::ldexp(s0, 64);
     }
     dst[l] = f32ToBits(r);
@@ -572,33 +594,270 @@ static void vDivFmasF32(Wave &w, const Instr &in) {
   const Operand *o = srcOperands(in);
   uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
   forEachLane(s.mask, [&](unsigned l) {
-    float r = std::fma(applyFloatMods(bitsToF32(s.src[0][l]), o[0]),
-                       applyFloatMods(bitsToF32(s.src[1][l]), o[1]),
-                       applyFloatMods(bitsToF32(s.src[2][l]), o[2]));
-    if ((vcc >> l) & 1)
-      r = std::ldexp(r, 64);
+    double a = applyFloatMods(bitsToF32(s.src[0][l]), o[0]);
+    double b = applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
+    float c = applyFloatMods(bitsToF32(s.src[2][l]), o[2]);
+    // The exact a*b + c as hi + lo: a*b is exact in double, the sum's
+    // error recovered exactly (Knuth's TwoSum).
+    double product = a * b;
+    double hi = product + c;
+    double cPart = hi - product;
+    double lo = (product - (hi - cPart)) + (double(c) - cPart);
+    // v_div_scale set VCC where it scaled the quotient: 2^64 up when the
+    // quotient is tiny (S2, the scaled quotient, then has a biased exponent
+    // of at most 127), 2^64 down when it is huge. The scale is undone
+    // before the single rounding, so that a subnormal quotient rounds once.
+    // AMD's pseudocode writes a fixed 2^32; this is what LLVM's division
+    // sequence relies on.
+    if ((vcc >> l) & 1) {
+      int k = !std::isfinite(c) || std::ilogb(c) > 0 ? 64 : -64;
+      hi = std::ldexp(hi, k);
+      lo = std::ldexp(lo, k);
+    }
+    float r = std::isfinite(hi) ? roundPairToF32(hi, lo) : float(hi);
     dst[l] = f32ToBits(applyOutputMods(r, in));
   });
 }
 
+/// v_div_fixup_f32 D = fixup(S0 quotient, S1 denominator, S2 numerator):
+/// the special cases of num/den in the order of AMD's V_DIV_FIXUP_F32
+/// pseudocode, else the quotient with the right sign. Exponent differences
+/// beyond the f32 range give the underflowed zero or the overflowed
+/// infinity whatever the scaled sequence computed.
 static float divFixup(float quotient, float den, float num) {
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
+  // The default NaN of 0/0 and inf/inf: 0xffc00000 in the pseudocode.
+  const float defaultNan = bitsToF32(0xffc00000u);
   bool negative = std::signbit(den) != std::signbit(num);
-  if (std::isnan(den) || std::isnan(num))
-    return nan;
-  if (den == 0 && num == 0)
-    return nan;
-  if (std::isinf(den) && std::isinf(num))
-    return nan;
+  // A NaN source propagates, quieted (the numerator's first).
+  if (std::isnan(num))
+    return bitsToF32(f32ToBits(num) | 0x00400000u);
+  if (std::isnan(den))
+    return bitsToF32(f32ToBits(den) | 0x00400000u);
+  if ((den == 0 && num == 0) || (std::isinf(den) && std::isinf(num)))
+    return defaultNan;
   if (den == 0 || std::isinf(num))
     return negative ? -inf : inf;
   if (std::isinf(den) || num == 0)
     return negative ? -0.0f : 0.0f;
+  if (biasedExponent(num) - biasedExponent(den) < -150)
+    return negative ? -0.0f : 0.0f;
+  // A NaN quotient here comes from the scaled sequence overflowing.
   if (std::isnan(quotient))
-    return quotient;
+    return negative ? -inf : inf;
   float magnitude = std::fabs(quotient);
   return negative ? -magnitude : magnitude;
+}
+
+// f64 and f16 division steps -------------------------------------------------
+
+/// The biased exponent field of an f64 (0 for zeros and subnormals).
+static int biasedExponent64(double d) { return (f64ToBits(d) >> 52) & 0x7ff; }
+
+/// v_div_scale_f64: V_DIV_SCALE_F32's rules at f64 width (2^128 scales,
+/// an exponent gap of 768, a tiny numerator below biased exponent 54; the
+/// reciprocal test is a real one in f64).
+static void vDivScaleF64(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  uint32_t t[6] = {0, 0, 0, 0, 0, 0};
+  SrcView lo[3], hi[3];
+  for (unsigned i = 0; i < 3; ++i) {
+    lo[i] = viewOf(w, o[i], 0, t[2 * i]);
+    hi[i] = viewOf(w, o[i], 1, t[2 * i + 1]);
+  }
+  unsigned d = in.ops[0].reg;
+  uint64_t vcc = 0;
+  auto subnormal = [](double x) { return std::fpclassify(x) == FP_SUBNORMAL; };
+  forEachLane(w.exec(), [&](unsigned l) {
+    auto source = [&](unsigned i) {
+      return applyFloatMods(bitsToF64(lo[i][l] | (uint64_t(hi[i][l]) << 32)),
+                            o[i]);
+    };
+    double s0 = source(0), den = source(1), num = source(2);
+    double r = s0;
+    bool flag = false;
+    bool tinyReciprocal = subnormal(1.0 / den);
+    bool tinyQuotient = subnormal(num / den);
+    if (num == 0 || den == 0) {
+      r = std::numeric_limits<double>::quiet_NaN();
+    } else if (biasedExponent64(num) - biasedExponent64(den) >= 768) {
+      flag = true;
+      if (s0 == den)
+        r = std::ldexp(s0, 128);
+    } else if (subnormal(den)) {
+      r = std::ldexp(s0, 128);
+    } else if (tinyReciprocal && tinyQuotient) {
+      // The denominator is scaled down, as in the next case: AMD's
+      // pseudocode writes an upward scale here, which would overflow the
+      // very denominator whose reciprocal is too small (1/1.7e308 would
+      // come out infinite); down, the quotient's scale is undone by
+      // v_div_fmas and every such quotient comes out exact.
+      flag = true;
+      if (s0 == den)
+        r = std::ldexp(s0, -128);
+    } else if (tinyReciprocal) {
+      r = std::ldexp(s0, -128);
+    } else if (tinyQuotient) {
+      flag = true;
+      if (s0 == num)
+        r = std::ldexp(s0, 128);
+    } else if (biasedExponent64(num) <= 53) {
+      r = std::ldexp(s0, 128);
+    }
+    uint64_t bits = f64ToBits(r);
+    w.v[d & (kNumVgprs - 1)][l] = uint32_t(bits);
+    w.v[(d + 1) & (kNumVgprs - 1)][l] = uint32_t(bits >> 32);
+    vcc |= uint64_t(flag) << l;
+  });
+  writeMask(w, in.ops[1], vcc, false);
+}
+
+/// (hi + lo) * 2^k rounded once to f64, |lo| at most half an ulp of hi:
+/// only a result in the subnormal range rounds, and there hi alone would
+/// round twice when it lies exactly halfway between two subnormals.
+static double roundPairScaled(double hi, double lo, int k) {
+  double r = std::ldexp(hi, k);
+  if (lo == 0 || !std::isfinite(r))
+    return r;
+  double back = std::ldexp(r, -k);
+  if (back == hi)
+    return r;
+  double other =
+      std::nextafter(r, back < hi ? std::numeric_limits<double>::infinity()
+                                  : -std::numeric_limits<double>::infinity());
+  double middle = (back + std::ldexp(other, -k)) / 2;
+  if (hi != middle)
+    return r;
+  return lo > 0 ? std::max(r, other) : std::min(r, other);
+}
+
+/// v_div_fmas_f64: fma(S0, S1, S2), scaled by 2^128 (biased exponent of S2
+/// above 1023) or 2^-128 where VCC says, rounded once. A scaled lane takes
+/// a*b + c exactly as a pair of doubles (the product's error from an fma,
+/// the sum's from TwoSum) before its single rounding.
+static void vDivFmasF64(Wave &w, const Instr &in) {
+  uint64_t vcc = w.vcc();
+  const Operand *o = srcOperands(in);
+  uint32_t t[6] = {0, 0, 0, 0, 0, 0};
+  SrcView lo[3], hi[3];
+  for (unsigned i = 0; i < 3; ++i) {
+    lo[i] = viewOf(w, o[i], 0, t[2 * i]);
+    hi[i] = viewOf(w, o[i], 1, t[2 * i + 1]);
+  }
+  uint64_t results[kWaveSize];
+  uint64_t exec = w.exec();
+  forEachLane(exec, [&](unsigned l) {
+    auto source = [&](unsigned i) {
+      return applyFloatMods(bitsToF64(lo[i][l] | (uint64_t(hi[i][l]) << 32)),
+                            o[i]);
+    };
+    double a = source(0), b = source(1), c = source(2);
+    if (!((vcc >> l) & 1)) {
+      results[l] = f64ToBits(std::fma(a, b, c));
+      return;
+    }
+    double p = a * b, pError = std::fma(a, b, -p);
+    double sum = p + c, cPart = sum - p;
+    double sumError = (p - (sum - cPart)) + (c - cPart);
+    double low = sumError + pError;
+    double high = sum + low;
+    low -= high - sum;
+    int k = !std::isfinite(c) || biasedExponent64(c) > 1023 ? 128 : -128;
+    double r = std::isfinite(high) ? roundPairScaled(high, low, k)
+                                   : std::ldexp(high, k);
+    results[l] = f64ToBits(r);
+  });
+  uint32_t *dlo = w.v[vgprIndex(in.ops[0], 0)];
+  uint32_t *dhi = w.v[vgprIndex(in.ops[0], 1)];
+  forEachLane(exec, [&](unsigned l) {
+    dlo[l] = uint32_t(results[l]);
+    dhi[l] = uint32_t(results[l] >> 32);
+  });
+}
+
+/// v_div_fixup_f64: V_DIV_FIXUP_F32's rules at f64 width.
+static double divFixup64(double quotient, double den, double num) {
+  const double inf = std::numeric_limits<double>::infinity();
+  bool negative = std::signbit(den) != std::signbit(num);
+  if (std::isnan(num))
+    return bitsToF64(f64ToBits(num) | (1ull << 51));
+  if (std::isnan(den))
+    return bitsToF64(f64ToBits(den) | (1ull << 51));
+  if ((den == 0 && num == 0) || (std::isinf(den) && std::isinf(num)))
+    return bitsToF64(0xfff8000000000000ull);
+  if (den == 0 || std::isinf(num))
+    return negative ? -inf : inf;
+  if (std::isinf(den) || num == 0)
+    return negative ? -0.0 : 0.0;
+  if (biasedExponent64(num) - biasedExponent64(den) < -1075)
+    return negative ? -0.0 : 0.0;
+  if (std::isnan(quotient))
+    return negative ? -inf : inf;
+  double magnitude = std::fabs(quotient);
+  return negative ? -magnitude : magnitude;
+}
+
+/// v_div_fixup_f16 (S0 quotient, S1 denominator, S2 numerator), the f32
+/// rules at f16 width; the values arrive widened to f32 exactly.
+static float divFixup16(float quotient, float den, float num) {
+  const float inf = std::numeric_limits<float>::infinity();
+  bool negative = std::signbit(den) != std::signbit(num);
+  auto exponent16 = [](float f) { return (f32ToF16(f) >> 10) & 0x1f; };
+  if (std::isnan(num))
+    return num;
+  if (std::isnan(den))
+    return den;
+  if ((den == 0 && num == 0) || (std::isinf(den) && std::isinf(num)))
+    return f16ToF32(0xfe00);
+  if (den == 0 || std::isinf(num))
+    return negative ? -inf : inf;
+  if (std::isinf(den) || num == 0)
+    return negative ? -0.0f : 0.0f;
+  if (exponent16(num) - exponent16(den) < -25)
+    return negative ? -0.0f : 0.0f;
+  if (std::isnan(quotient))
+    return negative ? -inf : inf;
+  float magnitude = std::fabs(quotient);
+  return negative ? -magnitude : magnitude;
+}
+
+static void vFrexpExpI32F64(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  uint32_t t[2] = {0, 0};
+  SrcView lo = viewOf(w, o[0], 0, t[0]), hi = viewOf(w, o[0], 1, t[1]);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(w.exec(), [&](unsigned l) {
+    double v = applyFloatMods(bitsToF64(lo[l] | (uint64_t(hi[l]) << 32)), o[0]);
+    dst[l] = uint32_t(frexpExponent(v));
+  });
+}
+
+static void vFrexpExpI16F16(Wave &w, const Instr &in) {
+  valuU32<1>(w, in, [&](uint32_t a, uint32_t, uint32_t) {
+    return place16(0, uint16_t(int16_t(frexpExponent(f16Src(a, in, 0)))), in);
+  });
+}
+
+static void vLdexpF64(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  DenormalMode dn = f16f64Denormals(w);
+  valu64<2>(w, in, [&](uint64_t a, uint64_t b, uint64_t) {
+    double r = std::ldexp(applyFloatMods(dn.source(bitsToF64(a)), o[0]),
+                          int32_t(uint32_t(b)));
+    return f64ToBits(dn.result(r));
+  });
+}
+
+/// v_ldexp_f16: S0.f16 * 2^S1.i16 (S1 is an integer, not an f16).
+static void vLdexpF16(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    int exponent = int16_t(half(s.src[1][l], in, 1));
+    float r = std::ldexp(f16Src(s.src[0][l], in, 0), exponent);
+    dst[l] = place16(dst[l], f32ToF16(applyOutputMods(r, in)), in);
+  });
 }
 
 // Registration
@@ -654,13 +913,14 @@ static float divFixup(float quotient, float den, float num) {
 #define F64_OP(N, expr)                                                        \
   [](Wave &w, const Instr &in) {                                               \
     const Operand *o = srcOperands(in);                                        \
-    valu64<N>(w, in, [o](uint64_t ab, uint64_t bb, uint64_t cb) {              \
-      double a = applyFloatMods(bitsToF64(ab), o[0]);                          \
-      double b = N > 1 ? applyFloatMods(bitsToF64(bb), o[1]) : 0.0;            \
-      double c = N > 2 ? applyFloatMods(bitsToF64(cb), o[2]) : 0.0;            \
+    DenormalMode dn = f16f64Denormals(w);                                      \
+    valu64<N>(w, in, [o, dn](uint64_t ab, uint64_t bb, uint64_t cb) {          \
+      double a = applyFloatMods(dn.source(bitsToF64(ab)), o[0]);               \
+      double b = N > 1 ? applyFloatMods(dn.source(bitsToF64(bb)), o[1]) : 0.0; \
+      double c = N > 2 ? applyFloatMods(dn.source(bitsToF64(cb)), o[2]) : 0.0; \
       (void)b;                                                                 \
       (void)c;                                                                 \
-      return f64ToBits(double(expr));                                          \
+      return f64ToBits(dn.result(double(expr)));                               \
     });                                                                        \
   }
 
@@ -701,20 +961,6 @@ static uint32_t bitReverse(uint32_t v) {
   for (unsigned i = 0; i < 32; ++i)
     r |= ((v >> i) & 1) << (31 - i);
   return r;
-}
-
-static int32_t frexpExp(float f) {
-  if (std::isnan(f) || std::isinf(f) || f == 0)
-    return 0;
-  int e;
-  std::frexp(f, &e);
-  return e;
-}
-static float frexpMant(float f) {
-  if (std::isnan(f) || std::isinf(f))
-    return f;
-  int e;
-  return std::frexp(f, &e);
 }
 
 /// Packed 16-bit lane loop (VOP3P): op_sel picks each source's half for the
@@ -889,32 +1135,58 @@ static uint32_t bitfieldExtractI32(uint32_t value, uint32_t offset,
 static void vFmacF32(Wave &w, const Instr &in) {
   uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
   const Operand *o = srcOperands(in);
+  DenormalMode dn = f32Denormals(w);
   ValuSources s;
   prepareSources(w, in, 2, s);
   forEachLane(s.mask, [&](unsigned l) {
-    float r = std::fma(applyFloatMods(bitsToF32(s.src[0][l]), o[0]),
-                       applyFloatMods(bitsToF32(s.src[1][l]), o[1]),
-                       bitsToF32(dst[l]));
-    dst[l] = f32ToBits(applyOutputMods(r, in));
+    float r = std::fma(applyFloatMods(dn.source(bitsToF32(s.src[0][l])), o[0]),
+                       applyFloatMods(dn.source(bitsToF32(s.src[1][l])), o[1]),
+                       dn.source(bitsToF32(dst[l])));
+    dst[l] = f32ToBits(dn.result(applyOutputMods(r, in)));
+  });
+}
+
+/// v_fmac_f64 D += S0 * S1 (fused), D a VGPR pair.
+static void vFmacF64(Wave &w, const Instr &in) {
+  const Operand *o = srcOperands(in);
+  DenormalMode dn = f16f64Denormals(w);
+  uint32_t t[4] = {0, 0, 0, 0};
+  SrcView a0 = viewOf(w, o[0], 0, t[0]), a1 = viewOf(w, o[0], 1, t[1]);
+  SrcView b0 = viewOf(w, o[1], 0, t[2]), b1 = viewOf(w, o[1], 1, t[3]);
+  uint32_t *lo = w.v[vgprIndex(in.ops[0], 0)];
+  uint32_t *hi = w.v[vgprIndex(in.ops[0], 1)];
+  forEachLane(w.exec(), [&](unsigned l) {
+    auto f64 = [](uint32_t low, uint32_t high) {
+      return bitsToF64(low | (uint64_t(high) << 32));
+    };
+    double a = applyFloatMods(dn.source(f64(a0[l], a1[l])), o[0]);
+    double b = applyFloatMods(dn.source(f64(b0[l], b1[l])), o[1]);
+    double r = dn.result(std::fma(a, b, dn.source(f64(lo[l], hi[l]))));
+    uint64_t bits = f64ToBits(r);
+    lo[l] = uint32_t(bits);
+    hi[l] = uint32_t(bits >> 32);
   });
 }
 
 static void vMacF32(Wave &w, const Instr &in) {
   uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
   const Operand *o = srcOperands(in);
+  DenormalMode dn = f32Denormals(w);
   ValuSources s;
   prepareSources(w, in, 2, s);
   forEachLane(s.mask, [&](unsigned l) {
-    float p = applyFloatMods(bitsToF32(s.src[0][l]), o[0]) *
-              applyFloatMods(bitsToF32(s.src[1][l]), o[1]);
-    dst[l] = f32ToBits(applyOutputMods(p + bitsToF32(dst[l]), in));
+    float p =
+        dn.result(applyFloatMods(dn.source(bitsToF32(s.src[0][l])), o[0]) *
+                  applyFloatMods(dn.source(bitsToF32(s.src[1][l])), o[1]));
+    float r = p + dn.source(bitsToF32(dst[l]));
+    dst[l] = f32ToBits(dn.result(applyOutputMods(r, in)));
   });
 }
 
 static void vFrexpExpI32F32(Wave &w, const Instr &in) {
   const Operand *o = srcOperands(in);
   valuU32<1>(w, in, [&](uint32_t a, uint32_t, uint32_t) {
-    return uint32_t(frexpExp(applyFloatMods(bitsToF32(a), o[0])));
+    return uint32_t(frexpExponent(applyFloatMods(bitsToF32(a), o[0])));
   });
 }
 

@@ -382,6 +382,7 @@ static void initializeWave(Workgroup &wg, Wave &w, unsigned index) {
   w.smemOps.clear();
   w.scc = false;
   w.gprIndexing = false;
+  w.mode = L.initialMode;
   w.state = Wave::Running;
   w.id = index;
   w.barriers = 0;

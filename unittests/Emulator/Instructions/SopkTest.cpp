@@ -136,20 +136,35 @@ void testGetreg(SingleWave &sw, const char *) {
   EXPECT_LT(w.s[4], 2u) << "a 1-bit field";
 }
 
+// s_setreg writes MODE's denormal field (bits 4-7: f32 and f16/f64 modes);
+// s_getreg reads it back, the other registers unchanged. Rounding other
+// than to nearest even is refused, as the emulator implements no other.
 void testSetreg(SingleWave &sw, const char *mnemonic) {
   Wave &w = sw.wave();
   for (unsigned i = 0; i < 8; ++i)
     w.s[i] = intInput(i, 0);
+  w.s[3] = 0x5; // f32: flush sources; f16/f64: flush sources and results
   w.scc = true;
   uint64_t exec = w.exec();
-  std::string text = llvm::StringRef(mnemonic) == "s_setreg_b32"
-                         ? "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s3"
-                         : "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3";
+  bool fromRegister = llvm::StringRef(mnemonic) == "s_setreg_b32";
+  std::string text = fromRegister
+                         ? "s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s3"
+                         : "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 5";
   runOrFail(sw, text);
+  runOrFail(sw, "s_getreg_b32 s9, hwreg(HW_REG_MODE, 0, 8)");
+  EXPECT_EQ(w.s[9], 0x50u) << text;
   for (unsigned i = 0; i < 8; ++i)
-    EXPECT_EQ(w.s[i], intInput(i, 0)) << text;
+    EXPECT_EQ(w.s[i], i == 3 ? 0x5u : intInput(i, 0)) << text;
   EXPECT_TRUE(w.scc);
   EXPECT_EQ(w.exec(), exec);
+
+  w.s[3] = 0x3; // round toward zero
+  std::string round = fromRegister
+                          ? "s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s3"
+                          : "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3";
+  llvm::Error err = sw.run(round);
+  EXPECT_TRUE(bool(err)) << round << " should be refused";
+  llvm::consumeError(std::move(err));
 }
 
 std::vector<InstructionCase> sopkCases() {
