@@ -531,6 +531,40 @@ template <bool Signed> static void vMad64(Wave &w, const Instr &in) {
   writeMask(w, in.ops[1], carryOut, false);
 }
 
+/// v_mad_{u,i}16 and v_mad_legacy_{u,i}16: D.16 = S0.16 * S1.16 + S2.16
+/// (op_sel picking each source's half and the destination's), saturating
+/// to the 16-bit range under clamp. The legacy encodings have no op_sel.
+template <bool Signed> static void vMad16(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 3, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    auto ext = [&](unsigned i) -> int64_t {
+      uint16_t h = half(s.src[i][l], in, i);
+      return Signed ? int64_t(int16_t(h)) : int64_t(h);
+    };
+    int64_t r = ext(0) * ext(1) + ext(2);
+    if (in.clamp)
+      r = Signed ? std::clamp<int64_t>(r, INT16_MIN, INT16_MAX)
+                 : std::clamp<int64_t>(r, 0, UINT16_MAX);
+    dst[l] = place16(dst[l], uint16_t(r), in);
+  });
+}
+
+/// v_mad_u32_u16 / v_mad_i32_i16: D.32 = S0.16 * S1.16 + S2.32 (op_sel
+/// picking the 16-bit sources' halves), saturating to 32 bits under clamp.
+template <bool Signed> static void vMad32From16(Wave &w, const Instr &in) {
+  valuU32<3>(w, in, [&in](uint32_t a32, uint32_t b32, uint32_t c32) {
+    uint16_t a = half(a32, in, 0), b = half(b32, in, 1);
+    int64_t r = Signed ? int64_t(int16_t(a)) * int16_t(b) + int32_t(c32)
+                       : int64_t(a) * b + int64_t(c32);
+    if (in.clamp)
+      r = Signed ? std::clamp<int64_t>(r, INT32_MIN, INT32_MAX)
+                 : std::clamp<int64_t>(r, 0, UINT32_MAX);
+    return uint32_t(r);
+  });
+}
+
 // Division helpers (the v_div_scale/fmas/fixup sequence LLVM emits for
 // correctly rounded f32 division). --------------------------------------------
 
