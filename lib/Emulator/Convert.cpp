@@ -138,8 +138,9 @@ void hk::emu::vCvtU32F64(Wave &w, const Instr &in) {
 
 void hk::emu::vCvtF64F32(Wave &w, const Instr &in) {
   const Operand *o = srcOperands(in);
-  toF64(w, in,
-        [&](uint32_t a) { return double(applyFloatMods(bitsToF32(a), o[0])); });
+  toF64(w, in, [&](uint32_t a) {
+    return applyOutputMods(double(applyFloatMods(bitsToF32(a), o[0])), in);
+  });
 }
 
 void hk::emu::vCvtF64I32(Wave &w, const Instr &in) {

@@ -69,6 +69,15 @@ inline float applyOutputMods(float r, const Instr &in) {
   return r;
 }
 
+/// Output modifiers of an f64 result.
+inline double applyOutputMods(double r, const Instr &in) {
+  static const double scale[] = {1.0, 2.0, 4.0, 0.5};
+  r *= scale[in.omod & 3];
+  if (in.clamp)
+    r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  return r;
+}
+
 inline const Operand *srcOperands(const Instr &in) {
   return &in.ops[in.numDsts];
 }

@@ -948,13 +948,13 @@ static void vLdexpF16(Wave &w, const Instr &in) {
   [](Wave &w, const Instr &in) {                                               \
     const Operand *o = srcOperands(in);                                        \
     DenormalMode dn = f16f64Denormals(w);                                      \
-    valu64<N>(w, in, [o, dn](uint64_t ab, uint64_t bb, uint64_t cb) {          \
+    valu64<N>(w, in, [o, dn, &in](uint64_t ab, uint64_t bb, uint64_t cb) {     \
       double a = applyFloatMods(dn.source(bitsToF64(ab)), o[0]);               \
       double b = N > 1 ? applyFloatMods(dn.source(bitsToF64(bb)), o[1]) : 0.0; \
       double c = N > 2 ? applyFloatMods(dn.source(bitsToF64(cb)), o[2]) : 0.0; \
       (void)b;                                                                 \
       (void)c;                                                                 \
-      return f64ToBits(dn.result(double(expr)));                               \
+      return f64ToBits(dn.result(applyOutputMods(double(expr), in)));          \
     });                                                                        \
   }
 
