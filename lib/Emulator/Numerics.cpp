@@ -144,6 +144,11 @@ float hk::emu::f16ToF32(uint16_t bits) {
 }
 
 uint16_t hk::emu::f32ToF16(float value) {
+  uint32_t bits = f32ToBits(value);
+  // A NaN keeps its sign and the top of its payload, and is quieted (so a
+  // NaN an f16 instruction creates is AMD's 0xfe00, like its f32 0xffc00000).
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t(((bits >> 16) & 0x8000) | 0x7e00 | ((bits >> 13) & 0x1ff));
   return uint16_t(encodeMiniFloat(value, kF16, /*saturate=*/false));
 }
 
