@@ -183,18 +183,53 @@ template <typename T> static T med3(T a, T b, T c) {
   return std::max(std::min(a, b), std::min(std::max(a, b), c));
 }
 
-static float exp2Op(float x) { return float(std::exp2(double(x))); }
-static float log2Op(float x) {
-  if (x == 0)
-    return -std::numeric_limits<float>::infinity();
-  return float(std::log2(double(x)));
+/// v_exp/log/rcp/rsq/sqrt_f32 flush denormal inputs and results to zero
+/// (AMD CDNA3/CDNA4 ISA: "denormals are flushed"); their f16 forms, which
+/// evaluate in f32, never see f32 denormals.
+template <typename F> static float flushed(float x, F f) {
+  return flushSubnormal(float(f(double(flushSubnormal(x)))));
 }
-static float rcpOp(float x) { return float(1.0 / double(x)); }
-static float rsqOp(float x) { return float(1.0 / std::sqrt(double(x))); }
-static float sqrtOp(float x) { return float(std::sqrt(double(x))); }
-// Sine/cosine take their input in revolutions.
-static float sinOp(float x) { return float(std::sin(double(x) * 2.0 * M_PI)); }
-static float cosOp(float x) { return float(std::cos(double(x) * 2.0 * M_PI)); }
+static float exp2Op(float x) {
+  return flushed(x, [](double v) { return std::exp2(v); });
+}
+static float log2Op(float x) {
+  return flushed(x, [](double v) {
+    return v == 0 ? -std::numeric_limits<double>::infinity() : std::log2(v);
+  });
+}
+static float rcpOp(float x) {
+  return flushed(x, [](double v) { return 1.0 / v; });
+}
+static float rsqOp(float x) {
+  return flushed(x, [](double v) { return 1.0 / std::sqrt(v); });
+}
+static float sqrtOp(float x) {
+  return flushed(x, [](double v) { return std::sqrt(v); });
+}
+/// Sine and cosine take their input in revolutions. Whole quarter
+/// revolutions are removed exactly first (x - q/4 is exact in double for
+/// any f32 x), so that large inputs keep their period and quarter points are
+/// exact: sin(-MaxFloat) = 0, sin(0.25) = 1, cos(0.25) = 0, as AMD's
+/// functional examples give.
+static float sinCosOp(float x, bool cosine) {
+  if (std::isinf(x) || std::isnan(x))
+    return x - x;
+  if (x == 0)
+    return cosine ? 1.0f : x; // sin(-0) = -0.
+  double quarters = std::nearbyint(4.0 * double(x));
+  double angle = (double(x) - quarters / 4.0) * 2.0 * M_PI;
+  unsigned quadrant = unsigned(int64_t(std::fmod(quarters, 4.0)) & 3);
+  if (cosine)
+    quadrant = (quadrant + 1) & 3;
+  double r = quadrant == 0   ? std::sin(angle)
+             : quadrant == 1 ? std::cos(angle)
+             : quadrant == 2 ? -std::sin(angle)
+                             : -std::cos(angle);
+  // An exact zero away from x = 0 is +0 (cos(0.25) = 0x00000000).
+  return r == 0 ? 0.0f : float(r);
+}
+static float sinOp(float x) { return sinCosOp(x, false); }
+static float cosOp(float x) { return sinCosOp(x, true); }
 /// frexp's exponent, 0 for zeros, infinities and NaNs (AMD ISA).
 template <typename T> static int32_t frexpExponent(T f) {
   if (std::isnan(f) || std::isinf(f) || f == 0)
@@ -210,10 +245,12 @@ template <typename T> static T frexpMantissa(T f) {
   return std::frexp(f, &e);
 }
 
-static float fractOp(float x) {
-  if (std::isinf(x))
-    return std::numeric_limits<float>::quiet_NaN();
-  return std::fmin(x - std::floor(x), 0x1.fffffep-1f);
+/// x - floor(x), at most the largest value below 1 (0x3f7fffff,
+/// 0x3fefffffffffffff); infinities and NaNs give NaN.
+template <typename T> static T fractOp(T x) {
+  const T belowOne = std::nextafter(T(1), T(0));
+  T r = x - std::floor(x);
+  return r > belowOne ? belowOne : r;
 }
 
 /// The v_cmp_class bit of the float with bit pattern `bits` (AMD ISA,
