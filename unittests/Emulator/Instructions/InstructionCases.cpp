@@ -415,7 +415,9 @@ bool hk::emu::testing::matches(Fmt fmt, uint64_t got, const Expect &want,
     }
     if (value == 0 && want.value == 0)
       return true;
-    return std::fabs(value - want.value) <= want.ulps * ulpAt(fmt, want.value);
+    double error = std::fabs(value - want.value);
+    return error <= want.ulps * ulpAt(fmt, want.value) ||
+           error <= want.absolute;
   }
   }
   return false;
@@ -499,13 +501,182 @@ void hk::emu::testing::checkLanes(SingleWave &sw, const LaneSpec &spec) {
   }
 }
 
+// Floating-point instructions with modifiers
+// -------------------------------------------------------------------------
+
+std::string hk::emu::testing::srcReg(unsigned i, unsigned regs) {
+  unsigned r = 2 + 2 * i;
+  if (regs == 1)
+    return "v" + std::to_string(r);
+  return "v[" + std::to_string(r) + ":" + std::to_string(r + regs - 1) + "]";
+}
+
+std::function<uint64_t(unsigned, unsigned)>
+hk::emu::testing::floatInputs(Fmt fmt) {
+  switch (fmt) {
+  case Fmt::F16:
+    // Random high halves: 16-bit sources must ignore them.
+    return [](unsigned i, unsigned op) -> uint64_t {
+      return f16Input(i, op) | (uint32_t(mixBits(i * 3 + op)) & 0xffff0000u);
+    };
+  case Fmt::BF16:
+    return [](unsigned i, unsigned op) -> uint64_t {
+      return bf16Input(i, op) | (uint32_t(mixBits(i * 5 + op)) & 0xffff0000u);
+    };
+  case Fmt::F64:
+    return [](unsigned i, unsigned op) -> uint64_t { return f64Input(i, op); };
+  default:
+    return [](unsigned i, unsigned op) -> uint64_t { return f32Input(i, op); };
+  }
+}
+
+unsigned hk::emu::testing::floatRounds(Fmt fmt, unsigned extra) {
+  switch (fmt) {
+  case Fmt::F16:
+  case Fmt::BF16:
+    return f16Rounds(extra);
+  case Fmt::F64:
+    return f64Rounds(extra);
+  default:
+    return f32Rounds(extra);
+  }
+}
+
+static bool isDenormalValue(Fmt fmt, double v) {
+  double minNormal = toDouble(
+      fmt, fromAPFloat(APFloat::getSmallestNormalized(semanticsOf(fmt))));
+  return v != 0 && std::fabs(v) < minNormal;
+}
+
+Expect hk::emu::testing::applyOutputMods(Fmt fmt, Expect e, unsigned omod,
+                                         bool clamp) {
+  static const char *const factor[] = {"1", "2", "4", "0.5"};
+  static const double scale[] = {1, 2, 4, 0.5};
+  if (e.kind == Expect::Skip || e.kind == Expect::ZeroAny)
+    return e;
+  if (omod) {
+    if (e.kind == Expect::Exact) {
+      if (isDenormalValue(fmt, toDouble(fmt, e.bits)))
+        return Expect::skip();
+      APFloat r = toAPFloat(fmt, e.bits);
+      // Halving an infinity that a finite value overflowed to: a result
+      // rounded once (after omod) is finite.
+      if (omod == 3 && r.isInfinity())
+        return Expect::skip();
+      r.multiply(APFloat(semanticsOf(fmt), factor[omod]),
+                 APFloat::rmNearestTiesToEven);
+      if (!r.isNaN() && isDenormalValue(fmt, toDouble(fmt, fromAPFloat(r))))
+        return Expect::skip();
+      e = ieee(r);
+    } else if (e.kind == Expect::Ulps) {
+      if (isDenormalValue(fmt, e.value) ||
+          isDenormalValue(fmt, e.value * scale[omod]))
+        return Expect::skip();
+      e.value *= scale[omod];
+      e.absolute *= scale[omod];
+    }
+  }
+  if (!clamp)
+    return e;
+  uint64_t oneBits = fromAPFloat(APFloat(semanticsOf(fmt), "1"));
+  switch (e.kind) {
+  case Expect::AnyNaN:
+    return Expect::exact(0);
+  case Expect::Exact: {
+    if (isNaNBits(fmt, e.bits))
+      return Expect::exact(0);
+    double v = toDouble(fmt, e.bits);
+    if (v <= 0)
+      return Expect::anyZero();
+    if (v >= 1)
+      return Expect::exact(oneBits);
+    return e;
+  }
+  case Expect::Ulps:
+    if (std::isnan(e.value))
+      return Expect::exact(0);
+    if (e.value <= 0 && e.absolute == 0)
+      return Expect::anyZero();
+    e.value = std::clamp(e.value, 0.0, 1.0);
+    return e;
+  default:
+    return e;
+  }
+}
+
+namespace {
+/// One encoding of a FloatOp: source modifiers, clamp, omod.
+struct Variant {
+  bool e64 = false;
+  bool neg[3] = {false, false, false}, abs[3] = {false, false, false};
+  bool clamp = false;
+  unsigned omod = 0;
+};
+} // namespace
+
+void hk::emu::testing::checkFloatOp(SingleWave &sw, const FloatOp &op) {
+  std::vector<Variant> variants;
+  variants.push_back(Variant{!op.native, {}, {}, false, 0});
+  if (op.inputMods) {
+    variants.push_back(
+        Variant{true, {true, false, true}, {false, true, true}, false, 0});
+    variants.push_back(
+        Variant{true, {false, true, false}, {true, false, false}, false, 0});
+  }
+  if (op.outputMods) {
+    variants.push_back(Variant{true, {}, {}, true, 0});
+    variants.push_back(Variant{true, {}, {}, false, 1});
+    variants.push_back(Variant{true, {}, {}, false, 3});
+  }
+  auto input = op.input ? op.input : floatInputs(op.src[0]);
+  for (size_t n = 0; n < variants.size(); ++n) {
+    const Variant &v = variants[n];
+    std::string text = op.mnemonic;
+    if (v.e64 && op.native)
+      text += "_e64";
+    text += bitsOf(op.dst) == 64 ? " v[0:1]" : " v0";
+    for (unsigned i = 0; i < op.numSrcs; ++i) {
+      std::string reg = srcReg(i, bitsOf(op.src[i]) == 64 ? 2 : 1);
+      if (v.abs[i])
+        reg = "|" + reg + "|";
+      if (v.neg[i])
+        reg = "-" + reg;
+      text += ", " + reg;
+    }
+    text += op.extra;
+    if (v.clamp)
+      text += " clamp";
+    if (v.omod)
+      text += v.omod == 1 ? " mul:2" : v.omod == 2 ? " mul:4" : " div:2";
+    LaneSpec spec;
+    spec.text = text;
+    spec.numSrcs = op.numSrcs;
+    for (unsigned i = 0; i < 3; ++i)
+      spec.srcRegs[i] = bitsOf(op.src[i]) == 64 ? 2 : 1;
+    spec.dst = op.dst;
+    spec.input = input;
+    spec.high16 = op.high16;
+    spec.rounds = n == 0 ? op.rounds : std::max(2u, op.rounds / 3);
+    spec.ref = [&op, v](const uint64_t *src, uint64_t) {
+      uint64_t mod[3] = {0, 0, 0};
+      for (unsigned i = 0; i < op.numSrcs; ++i) {
+        unsigned bits = bitsOf(op.src[i]);
+        uint64_t value = bits == 64 ? src[i] : src[i] & ((1ull << bits) - 1);
+        mod[i] = applyMods(op.src[i], value, v.abs[i], v.neg[i]);
+      }
+      return applyOutputMods(op.dst, op.ref(mod), v.omod, v.clamp);
+    };
+    checkLanes(sw, spec);
+  }
+}
+
 // Coverage
 // -------------------------------------------------------------------------
 
 // Every listed instruction has a case on the chips that have it. When
 // HK_ISA_COVERAGE_LISTING names a file, the test also writes one line per
 // listed instruction to it: mnemonic, family and the chips its cases run
-// on ("-" for none), for scripts/isa-coverage.sh.
+// on ("-" for none), for scripts/isa-coverage.py.
 TEST(InstructionCoverage, EveryListedInstructionHasACase) {
   if (const char *path = std::getenv("HK_ISA_COVERAGE_LISTING")) {
     std::ofstream out(path);
@@ -524,7 +695,7 @@ TEST(InstructionCoverage, EveryListedInstructionHasACase) {
         !coveredMnemonics("gfx950").count(d.mnemonic.str()))
       missing.push_back(d.mnemonic.str());
   // Reported, and enforced once the whole table has cases (see
-  // scripts/isa-coverage.sh for the figures).
+  // scripts/isa-coverage.py for the figures).
   if (!missing.empty())
     GTEST_SKIP() << missing.size()
                  << " listed instructions have no case yet, e.g. "

@@ -126,12 +126,15 @@ struct Expect {
   uint64_t bits = 0;
   double value = 0;
   double ulps = 0;
+  /// Ulps: an absolute error also accepted (near zeros of a function).
+  double absolute = 0;
 
-  static Expect exact(uint64_t bits) { return {Exact, bits, 0, 0}; }
-  static Expect anyNaN() { return {AnyNaN, 0, 0, 0}; }
-  static Expect skip() { return {Skip, 0, 0, 0}; }
-  static Expect within(double value, double ulps) {
-    return {Ulps, 0, value, ulps};
+  static Expect exact(uint64_t bits) { return {Exact, bits, 0, 0, 0}; }
+  static Expect anyNaN() { return {AnyNaN, 0, 0, 0, 0}; }
+  static Expect skip() { return {Skip, 0, 0, 0, 0}; }
+  static Expect anyZero() { return {ZeroAny, 0, 0, 0, 0}; }
+  static Expect within(double value, double ulps, double absolute = 0) {
+    return {Ulps, 0, value, ulps, absolute};
   }
 };
 
@@ -193,6 +196,47 @@ struct LaneSpec {
 /// inactive lanes keep their destination). Reports at most a few
 /// mismatches per call.
 void checkLanes(SingleWave &wave, const LaneSpec &spec);
+
+/// A floating-point VALU instruction checked in its native encoding and in
+/// VOP3 forms with source modifiers (neg, abs) and output modifiers
+/// (clamp, omod). The reference sees the sources with their modifiers
+/// applied; output modifiers are applied to its Expect (omod on a result
+/// that is or becomes denormal is not checked: whether omod keeps
+/// denormals is not documented; nor is an infinity halved by div:2, which
+/// a result rounded once after omod avoids; clamp turns NaN into +0, the
+/// DX10_CLAMP mode compute kernels run with, and the sign of a clamped zero is
+/// not checked).
+struct FloatOp {
+  std::string mnemonic;
+  unsigned numSrcs = 2;
+  Fmt src[3] = {Fmt::F32, Fmt::F32, Fmt::F32};
+  Fmt dst = Fmt::F32;
+  std::function<Expect(const uint64_t *src)> ref;
+  /// Rounds of the native form (the modifier forms run fewer).
+  unsigned rounds = 1;
+  std::function<uint64_t(unsigned index, unsigned operand)> input;
+  bool native = true;     ///< Has a VOP1/VOP2 (e32) encoding.
+  bool inputMods = true;  ///< Accepts neg/abs.
+  bool outputMods = true; ///< Accepts clamp/omod.
+  LaneSpec::High16 high16 = LaneSpec::Zeroed;
+  /// Extra operand text appended to every form (e.g. a literal).
+  std::string extra;
+};
+
+void checkFloatOp(SingleWave &wave, const FloatOp &op);
+
+/// Output modifiers applied to an expected float result.
+Expect applyOutputMods(Fmt fmt, Expect e, unsigned omod, bool clamp);
+
+/// The default inputs of a format: f32Input, f16Input (with random high
+/// halves), bf16Input or f64Input.
+std::function<uint64_t(unsigned, unsigned)> floatInputs(Fmt fmt);
+/// Rounds covering every pair of the format's edge values.
+unsigned floatRounds(Fmt fmt, unsigned extra = 2);
+
+/// The register name of source `i` (0-2) of the lane loops: v2, v4, v6 or
+/// the pairs there.
+std::string srcReg(unsigned i, unsigned regs = 1);
 
 /// Collects mismatches and reports the first few (so that a broken
 /// instruction prints a handful of lanes, not thousands).
