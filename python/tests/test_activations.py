@@ -105,10 +105,14 @@ def test_f32_bounds(chip, name):
         bound = bound_fn(x64, ref)
         err = np.abs(y.astype(np.float64) - ref)
     # Results below the normal range may be flushed to zero, and so may a
-    # sigmoid below it inside silu.
+    # sigmoid below it inside silu and gelu_tanh (v_exp_f32 flushes
+    # denormal results).
     tiny = np.abs(ref) < 2.0**-126
     if name == "silu":
         tiny |= x64 < -87.3
+    if name == "gelu_tanh":
+        with np.errstate(all="ignore"):
+            tiny |= gelu_tanh_v(x64) < -87.3
     ok = finite & ~tiny
     worst = np.max(np.where(ok, err / np.where(bound > 0, bound, 1), 0))
     bad = ok & ~(err <= bound)
