@@ -140,6 +140,11 @@ uint32_t hk::emu::encodeMiniFloat(double value, const MiniFloat &f,
 }
 
 float hk::emu::f16ToF32(uint16_t bits) {
+  // A NaN keeps its sign, payload and quiet bit (a signalling NaN stays
+  // signalling, as instructions that treat the two apart need).
+  if ((bits & 0x7c00) == 0x7c00 && (bits & 0x3ff))
+    return bitsToF32((uint32_t(bits & 0x8000) << 16) | 0x7f800000u |
+                     (uint32_t(bits & 0x3ff) << 13));
   return float(decodeMiniFloat(bits, kF16));
 }
 

@@ -190,6 +190,11 @@ inline uint32_t place16(uint32_t old, uint16_t value, const Instr &in) {
   return value;
 }
 
+/// `f` with a NaN quieted (its payload kept), as a conversion delivers it.
+inline float quieted(float f) {
+  return std::isnan(f) ? bitsToF32(f32ToBits(f) | 0x400000u) : f;
+}
+
 inline float f16Src(uint32_t value, const Instr &in, unsigned index) {
   float f = f16ToF32(half(value, in, index));
   return applyFloatMods(f, srcOperands(in)[index]);

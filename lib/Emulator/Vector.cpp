@@ -133,9 +133,23 @@ void hk::emu::writeSdwaResult(Wave &w, const Instr &in, unsigned lane,
 // Helpers
 // -------------------------------------------------------------------------
 
-/// IEEE maxNum/minNum (IEEE mode on): a NaN operand yields the other one;
-/// +0 orders above -0.
+/// Whether `x` is a signalling NaN (its quiet bit, the mantissa's top bit,
+/// clear).
+template <typename T> static bool isSignalingNaN(T x) {
+  if (!std::isnan(x))
+    return false;
+  if constexpr (sizeof(T) == 8)
+    return !((f64ToBits(x) >> 51) & 1);
+  else
+    return !((f32ToBits(x) >> 22) & 1);
+}
+
+/// IEEE maxNum/minNum (IEEE mode on, AMD's pseudocode): a signalling NaN
+/// operand yields a quiet NaN, a quiet NaN operand the other one; +0 orders
+/// above -0.
 template <typename T> static T fmaxIeee(T a, T b) {
+  if (isSignalingNaN(a) || isSignalingNaN(b))
+    return std::numeric_limits<T>::quiet_NaN();
   if (std::isnan(a))
     return b;
   if (std::isnan(b))
@@ -145,6 +159,8 @@ template <typename T> static T fmaxIeee(T a, T b) {
   return a > b ? a : b;
 }
 template <typename T> static T fminIeee(T a, T b) {
+  if (isSignalingNaN(a) || isSignalingNaN(b))
+    return std::numeric_limits<T>::quiet_NaN();
   if (std::isnan(a))
     return b;
   if (std::isnan(b))
@@ -1236,21 +1252,6 @@ static void vFmacF64(Wave &w, const Instr &in) {
     uint64_t bits = f64ToBits(r);
     lo[l] = uint32_t(bits);
     hi[l] = uint32_t(bits >> 32);
-  });
-}
-
-static void vMacF32(Wave &w, const Instr &in) {
-  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
-  const Operand *o = srcOperands(in);
-  DenormalMode dn = f32Denormals(w);
-  ValuSources s;
-  prepareSources(w, in, 2, s);
-  forEachLane(s.mask, [&](unsigned l) {
-    float p =
-        dn.result(applyFloatMods(dn.source(bitsToF32(s.src[0][l])), o[0]) *
-                  applyFloatMods(dn.source(bitsToF32(s.src[1][l])), o[1]));
-    float r = p + dn.source(bitsToF32(dst[l]));
-    dst[l] = f32ToBits(dn.result(applyOutputMods(r, in)));
   });
 }
 

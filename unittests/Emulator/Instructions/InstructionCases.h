@@ -202,10 +202,10 @@ void checkLanes(SingleWave &wave, const LaneSpec &spec);
 /// (clamp, omod). The reference sees the sources with their modifiers
 /// applied; output modifiers are applied to its Expect (omod on a result
 /// that is or becomes denormal is not checked: whether omod keeps
-/// denormals is not documented; nor is an infinity halved by div:2, which
-/// a result rounded once after omod avoids; clamp turns NaN into +0, the
-/// DX10_CLAMP mode compute kernels run with, and the sign of a clamped zero is
-/// not checked).
+/// denormals is not documented; nor is an infinity halved by div:2 or a
+/// zero doubled, which a result rounded once after omod may avoid; clamp turns
+/// NaN into +0, the DX10_CLAMP mode compute kernels run with, and the sign of a
+/// clamped zero is not checked).
 struct FloatOp {
   std::string mnemonic;
   unsigned numSrcs = 2;

@@ -1,5 +1,4 @@
-//===- SmemTest.cpp - Scalar memory instructions
-//----------------------------===//
+//===- SmemTest.cpp - Scalar memory instructions --------------------------===//
 //
 // Scalar loads read the dwords at SBASE + offset (AMD's CDNA3/CDNA4 ISA
 // reference, "SMEM Instructions"): an SGPR offset is an unsigned byte

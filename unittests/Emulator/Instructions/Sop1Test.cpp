@@ -1,5 +1,4 @@
-//===- Sop1Test.cpp - SOP1 instructions
-//-------------------------------------===//
+//===- Sop1Test.cpp - SOP1 instructions -----------------------------------===//
 //
 // Each instruction runs on 64 inputs (edge values, then random ones) and
 // its result, SCC and EXEC are checked against host arithmetic written

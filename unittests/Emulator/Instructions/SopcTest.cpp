@@ -1,5 +1,4 @@
-//===- SopcTest.cpp - SOPC instructions
-//-------------------------------------===//
+//===- SopcTest.cpp - SOPC instructions -----------------------------------===//
 //
 // Scalar compares set SCC from two sources; each runs on 64 input pairs
 // (edge values, then random ones) against host comparisons written from

@@ -1,5 +1,4 @@
-//===- SopkTest.cpp - SOPK instructions
-//-------------------------------------===//
+//===- SopkTest.cpp - SOPK instructions -----------------------------------===//
 //
 // Scalar instructions with a 16-bit constant, checked on register values
 // (edge and random) against host arithmetic written from AMD's CDNA3/CDNA4

@@ -1,5 +1,4 @@
-//===- SoppTest.cpp - SOPP instructions
-//-------------------------------------===//
+//===- SoppTest.cpp - SOPP instructions -----------------------------------===//
 //
 // Program control: branches land where AMD's CDNA3/CDNA4 ISA reference
 // says (PC of the next instruction + 4 * signext(SIMM16)) exactly when

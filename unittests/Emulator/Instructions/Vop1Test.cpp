@@ -1,4 +1,4 @@
-//===- Vop1Test.cpp - VOP1 instructions ----------------------------------===//
+//===- Vop1Test.cpp - VOP1 instructions -----------------------------------===//
 //
 // One-source vector ALU instructions, every lane checked against an
 // independent reference:
@@ -37,7 +37,7 @@ using llvm::APFloat;
 
 namespace {
 
-// Integer and bit operations --------------------------------------------------
+// Integer and bit operations -------------------------------------------------
 
 using IntRef = uint64_t (*)(uint64_t a);
 
