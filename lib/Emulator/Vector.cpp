@@ -1248,7 +1248,8 @@ static void vFmacF64(Wave &w, const Instr &in) {
     };
     double a = applyFloatMods(dn.source(f64(a0[l], a1[l])), o[0]);
     double b = applyFloatMods(dn.source(f64(b0[l], b1[l])), o[1]);
-    double r = dn.result(std::fma(a, b, dn.source(f64(lo[l], hi[l]))));
+    double r = dn.result(
+        applyOutputMods(std::fma(a, b, dn.source(f64(lo[l], hi[l]))), in));
     uint64_t bits = f64ToBits(r);
     lo[l] = uint32_t(bits);
     hi[l] = uint32_t(bits >> 32);

@@ -274,11 +274,14 @@ Expect fract(Fmt fmt, uint64_t a) {
 }
 
 /// v_frexp_mant: the significand in [0.5, 1) with the sign of S0; S0 itself
-/// for infinities and NaNs (bit for bit, as the pseudocode's "D0 = S0").
+/// for infinities and quiet NaNs (bit for bit, as the pseudocode's "D0 =
+/// S0"); a signalling NaN gives a NaN (whether quieted is not said).
 /// Zero gives a zero of its sign. Denormals are normalised, as C frexp and
 /// LLVM's constant folding of llvm.amdgcn.frexp.mant do.
 Expect frexpMant(Fmt fmt, uint64_t a) {
   APFloat v = toAPFloat(fmt, a);
+  if (isSignalingBits(fmt, a))
+    return Expect::within(NAN, 0);
   if (v.isNaN() || v.isInfinity())
     return Expect::exact(a);
   int exp;
@@ -391,8 +394,11 @@ const std::map<std::string, UnaryFloat> &unaryFloatOps() {
     for (Fmt fmt : {Fmt::F32, Fmt::F64})
       m[fmt == Fmt::F32 ? "v_fract_f32" : "v_fract_f64"] = {
           fmt, [fmt](uint64_t a) { return fract(fmt, a); }};
-    m["v_frexp_mant_f32"] = {Fmt::F32,
-                             [](uint64_t a) { return frexpMant(Fmt::F32, a); }};
+    for (Fmt fmt : {Fmt::F32, Fmt::F16, Fmt::F64})
+      m[fmt == Fmt::F32   ? "v_frexp_mant_f32"
+        : fmt == Fmt::F16 ? "v_frexp_mant_f16"
+                          : "v_frexp_mant_f64"] = {
+          fmt, [fmt](uint64_t a) { return frexpMant(fmt, a); }};
     // f32: "1ULP accuracy, denormals are flushed".
     struct T {
       const char *name;
@@ -443,14 +449,26 @@ void testUnaryFloat(SingleWave &sw, const char *mnemonic) {
   checkFloatOp(sw, op);
 }
 
+/// v_frexp_exp_i32_f32, v_frexp_exp_i32_f64 and v_frexp_exp_i16_f16 (an
+/// i16 result).
 void testFrexpExp(SingleWave &sw, const char *mnemonic) {
+  llvm::StringRef name(mnemonic);
+  Fmt src = name.ends_with("f64")   ? Fmt::F64
+            : name.ends_with("f16") ? Fmt::F16
+                                    : Fmt::F32;
   FloatOp op;
   op.mnemonic = mnemonic;
   op.numSrcs = 1;
-  op.dst = Fmt::B32;
+  op.src[0] = src;
+  op.dst = src == Fmt::F16 ? Fmt::B16 : Fmt::B32;
   op.outputMods = false;
-  op.rounds = f32Rounds(3);
-  op.ref = [](const uint64_t *s) { return frexpExp(Fmt::F32, s[0]); };
+  op.rounds = floatRounds(src, 3);
+  op.ref = [src](const uint64_t *s) {
+    Expect e = frexpExp(src, s[0]);
+    if (src == Fmt::F16)
+      e.bits &= 0xffff;
+    return e;
+  };
   checkFloatOp(sw, op);
 }
 
@@ -791,7 +809,9 @@ std::vector<InstructionCase> vop1Cases() {
     cases.push_back({entry.first.c_str(),
                      entry.first == "v_cvt_f32_bf16" ? "gfx950" : kBothChips,
                      testConversion});
-  cases.push_back({"v_frexp_exp_i32_f32", kBothChips, testFrexpExp});
+  for (const char *name :
+       {"v_frexp_exp_i32_f32", "v_frexp_exp_i32_f64", "v_frexp_exp_i16_f16"})
+    cases.push_back({name, kBothChips, testFrexpExp});
   cases.push_back({"v_mov_b64", kBothChips, testMovB64});
   cases.push_back({"v_readfirstlane_b32", kBothChips, testReadfirstlane});
   cases.push_back({"v_swap_b32", kBothChips, testSwap});

@@ -362,30 +362,63 @@ void testFmaLiteral(SingleWave &sw, const char *mnemonic) {
   }
 }
 
-void testFmac(SingleWave &sw, const char *) {
+/// v_fmac_f32 and v_fmac_f64: D = S0 * S1 + D, fused.
+void testFmac(SingleWave &sw, const char *mnemonic) {
+  bool f64 = llvm::StringRef(mnemonic).ends_with("f64");
+  Fmt fmt = f64 ? Fmt::F64 : Fmt::F32;
+  std::string d = f64 ? " v[0:1], " : " v0, ", a = srcReg(0, f64 ? 2 : 1),
+              b = srcReg(1, f64 ? 2 : 1);
   struct Form {
-    const char *text;
+    std::string text;
     bool negA, absB, clamp;
-  } forms[] = {{"v_fmac_f32 v0, v2, v4", false, false, false},
-               {"v_fmac_f32_e64 v0, -v2, |v4|", true, true, false},
-               {"v_fmac_f32_e64 v0, v2, v4 clamp", false, false, true}};
+  } forms[] = {{mnemonic + d + a + ", " + b, false, false, false},
+               {mnemonic + std::string("_e64") + d + "-" + a + ", |" + b + "|",
+                true, true, false},
+               {mnemonic + std::string("_e64") + d + a + ", " + b + " clamp",
+                false, false, true}};
   for (const Form &f : forms) {
     LaneSpec spec;
     spec.text = f.text;
-    spec.dst = Fmt::F32;
-    spec.input = [](unsigned i, unsigned op) -> uint64_t {
-      return f32Input(i, op);
-    };
-    spec.dstInput = [](unsigned i) -> uint64_t { return f32Input(i, 2); };
-    spec.rounds = f.clamp ? 4 : f32Rounds(2);
-    spec.ref = [f](const uint64_t *s, uint64_t old) {
-      uint64_t a = applyMods(Fmt::F32, s[0], false, f.negA);
-      uint64_t b = applyMods(Fmt::F32, s[1], f.absB, false);
-      return applyOutputMods(Fmt::F32, ieee(apFma(Fmt::F32, a, b, old)), 0,
-                             f.clamp);
+    spec.dst = fmt;
+    spec.srcRegs[0] = spec.srcRegs[1] = f64 ? 2 : 1;
+    spec.input = floatInputs(fmt);
+    spec.dstInput = [fmt](unsigned i) { return floatInputs(fmt)(i, 2); };
+    spec.rounds = f.clamp ? 4 : floatRounds(fmt, 2);
+    spec.ref = [f, fmt](const uint64_t *s, uint64_t old) {
+      uint64_t a = applyMods(fmt, s[0], false, f.negA);
+      uint64_t b = applyMods(fmt, s[1], f.absB, false);
+      return applyOutputMods(fmt, ieee(apFma(fmt, a, b, old)), 0, f.clamp);
     };
     checkLanes(sw, spec);
   }
+}
+
+/// v_ldexp_f16: S0 * 2^S1, S1 the low half as a signed 16-bit integer
+/// (exponents far outside the f16 range included).
+void testLdexpF16(SingleWave &sw, const char *mnemonic) {
+  FloatOp op;
+  op.mnemonic = mnemonic;
+  op.src[0] = Fmt::F16;
+  op.src[1] = Fmt::B16;
+  op.dst = Fmt::F16;
+  op.inputMods = false;
+  op.rounds = f16Rounds(2);
+  op.input = [](unsigned i, unsigned o) -> uint64_t {
+    if (o == 0)
+      return floatInputs(Fmt::F16)(i, 0);
+    static const int16_t edges[] = {0,   1,  -1,  2,      -2,   10,
+                                    -10, 15, -14, -24,    -25,  30,
+                                    -40, 31, 100, -32768, 32767};
+    uint32_t high = uint32_t(mixBits(i)) & 0xffff0000u;
+    if (i % 3 == 0)
+      return high | uint16_t(edges[(i / 3) % std::size(edges)]);
+    return high | uint16_t(int16_t(mixBits(i + 99) % 61) - 30);
+  };
+  op.ref = [](const uint64_t *s) {
+    return ieee(llvm::scalbn(toAPFloat(Fmt::F16, s[0]), int16_t(s[1]),
+                             APFloat::rmNearestTiesToEven));
+  };
+  checkFloatOp(sw, op);
 }
 
 /// v_dot2c_f32_{f16,bf16} vdst, s0, s1: D = S0.lo * S1.lo + S0.hi * S1.hi
@@ -451,6 +484,8 @@ std::vector<InstructionCase> vop2Cases() {
   cases.push_back({"v_fmaak_f32", kBothChips, testFmaLiteral});
   cases.push_back({"v_fmamk_f32", kBothChips, testFmaLiteral});
   cases.push_back({"v_fmac_f32", kBothChips, testFmac});
+  cases.push_back({"v_fmac_f64", kBothChips, testFmac});
+  cases.push_back({"v_ldexp_f16", kBothChips, testLdexpF16});
   cases.push_back({"v_dot2c_f32_f16", kBothChips, testDot2c});
   cases.push_back({"v_dot2c_f32_bf16", "gfx950", testDot2c});
   return cases;
