@@ -120,6 +120,23 @@ inline float roundPairToF32(double hi, double lo) {
   return lo > 0 ? up : down;
 }
 
+/// a * b + c for f16 values (held exactly in f32), rounded once to f16 and
+/// returned as an f32: the product is exact in double, the sum's rounding
+/// error (Knuth's TwoSum) is kept in the last bit (round to odd), so that
+/// the one conversion to f16 rounds as the exact value would.
+inline float fmaF16(float a, float b, float c) {
+  double p = double(a) * double(b);
+  double s = p + double(c);
+  if (!std::isfinite(s))
+    return float(s);
+  double z = s - p;
+  double e = (p - (s - z)) + (double(c) - z);
+  if (e != 0 && !(f64ToBits(s) & 1))
+    s = std::nextafter(s, e > 0 ? std::numeric_limits<double>::infinity()
+                                : -std::numeric_limits<double>::infinity());
+  return f16ToF32(uint16_t(encodeMiniFloat(s, kF16, /*saturate=*/false)));
+}
+
 /// Replaces a subnormal by a zero of its sign.
 template <typename T> inline T flushSubnormal(T x) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(T(0), x) : x;

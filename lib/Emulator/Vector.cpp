@@ -213,9 +213,11 @@ static float log2Op(float x) {
     return v == 0 ? -std::numeric_limits<double>::infinity() : std::log2(v);
   });
 }
-static float rcpOp(float x) {
-  return flushed(x, [](double v) { return 1.0 / v; });
-}
+/// v_rcp_f32 flushes a denormal input but keeps a denormal result: LLVM's
+/// f32 division sequence takes the reciprocal of denominators up to the
+/// largest float unscaled (v_div_scale scales only the numerator there)
+/// and is correctly rounded only if the reciprocal keeps its denormal.
+static float rcpOp(float x) { return float(1.0 / double(flushSubnormal(x))); }
 static float rsqOp(float x) {
   return flushed(x, [](double v) { return 1.0 / std::sqrt(v); });
 }
@@ -931,7 +933,7 @@ static void vLdexpF64(Wave &w, const Instr &in) {
   valu64<2>(w, in, [&](uint64_t a, uint64_t b, uint64_t) {
     double r = std::ldexp(applyFloatMods(dn.source(bitsToF64(a)), o[0]),
                           int32_t(uint32_t(b)));
-    return f64ToBits(dn.result(r));
+    return f64ToBits(dn.result(applyOutputMods(r, in)));
   });
 }
 
@@ -1203,6 +1205,19 @@ static void vBitop3B16(Wave &w, const Instr &in) {
 }
 
 static void vNop(Wave &, const Instr &) {}
+
+/// v_add_i32 / v_sub_i32: wrapping, or saturating to the i32 range with
+/// clamp.
+template <bool Subtract> static void vAddSubI32(Wave &w, const Instr &in) {
+  bool clamp = in.clamp;
+  valuU32<2>(w, in, [clamp](uint32_t a, uint32_t b, uint32_t) {
+    int64_t x = int32_t(a), y = int32_t(b);
+    int64_t r = Subtract ? x - y : x + y;
+    if (clamp)
+      r = std::clamp<int64_t>(r, INT32_MIN, INT32_MAX);
+    return uint32_t(r);
+  });
+}
 
 /// v_bfe_{u32,i32}: the `width` bits of `value` from bit `offset`.
 static uint32_t bitfieldExtractU32(uint32_t value, uint32_t offset,

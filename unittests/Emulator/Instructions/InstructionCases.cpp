@@ -332,10 +332,63 @@ double hk::emu::testing::toDouble(Fmt fmt, uint64_t bits) {
   return v.convertToDouble();
 }
 
+uint64_t hk::emu::testing::ieeeMaxMin(Fmt fmt, uint64_t a, uint64_t b,
+                                      bool isMax) {
+  if (isSignalingBits(fmt, a))
+    return quietBits(fmt, a);
+  if (isSignalingBits(fmt, b))
+    return quietBits(fmt, b);
+  if (isNaNBits(fmt, a))
+    return b;
+  if (isNaNBits(fmt, b))
+    return a;
+  APFloat x = toAPFloat(fmt, a), y = toAPFloat(fmt, b);
+  if (x.isZero() && y.isZero())
+    return isMax != x.isNegative() ? a : b;
+  APFloat::cmpResult c = x.compare(y);
+  return isMax == (c == APFloat::cmpGreaterThan) ? a : b;
+}
+
+uint64_t hk::emu::testing::ieeeMinimumMaximum(Fmt fmt, uint64_t a, uint64_t b,
+                                              bool isMax) {
+  if (isNaNBits(fmt, a) || isNaNBits(fmt, b))
+    return quietBits(fmt, isNaNBits(fmt, a) ? a : b);
+  APFloat x = toAPFloat(fmt, a), y = toAPFloat(fmt, b);
+  return fromAPFloat(isMax ? llvm::maximum(x, y) : llvm::minimum(x, y));
+}
+
+Expect hk::emu::testing::dot2Reference(Fmt half, uint64_t a, uint64_t b,
+                                       uint64_t addend) {
+  // The exact sum in a format wide enough for every product and the
+  // addend (IEEEquad).
+  const llvm::fltSemantics &quad = APFloat::IEEEquad();
+  bool lost;
+  APFloat sum = toAPFloat(Fmt::F32, addend & 0xffffffff);
+  sum.convert(quad, APFloat::rmNearestTiesToEven, &lost);
+  for (unsigned t = 0; t < 2; ++t) {
+    APFloat x = toAPFloat(half, (a >> (16 * t)) & 0xffff);
+    APFloat y = toAPFloat(half, (b >> (16 * t)) & 0xffff);
+    x.convert(quad, APFloat::rmNearestTiesToEven, &lost);
+    y.convert(quad, APFloat::rmNearestTiesToEven, &lost);
+    x.multiply(y, APFloat::rmNearestTiesToEven);
+    sum.add(x, APFloat::rmNearestTiesToEven);
+  }
+  if (sum.isNaN())
+    return Expect::anyNaN();
+  if (sum.isInfinity())
+    return ieee(apConvert(sum, Fmt::F32));
+  sum.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+  return Expect::within(sum.convertToDouble(), 1);
+}
+
 Expect hk::emu::testing::ieee(const APFloat &value) {
   if (value.isNaN())
     return Expect::anyNaN();
   return Expect::exact(fromAPFloat(value));
+}
+
+Expect hk::emu::testing::ieeeBits(Fmt fmt, uint64_t bits) {
+  return isNaNBits(fmt, bits) ? Expect::anyNaN() : Expect::exact(bits);
 }
 
 APFloat hk::emu::testing::apAdd(Fmt fmt, uint64_t a, uint64_t b) {

@@ -142,6 +142,9 @@ struct Expect {
 /// (AMD's documents do not say which NaN arithmetic returns).
 Expect ieee(const llvm::APFloat &value);
 
+/// The same for a result's bits.
+Expect ieeeBits(Fmt fmt, uint64_t bits);
+
 /// Whether `got` (in `fmt`) satisfies `want`; `why` explains a mismatch.
 bool matches(Fmt fmt, uint64_t got, const Expect &want, std::string &why);
 
@@ -160,6 +163,19 @@ uint64_t quietBits(Fmt fmt, uint64_t bits);
 uint64_t signBit(Fmt fmt);
 /// abs/neg source modifiers on raw bits.
 uint64_t applyMods(Fmt fmt, uint64_t bits, bool abs, bool neg);
+
+/// v_max/v_min in IEEE mode (AMD's pseudocode): a signalling NaN operand
+/// gives a quiet NaN (this one: S0's, quieted, else S1's); otherwise a NaN
+/// operand gives the other operand; +0 is above -0.
+uint64_t ieeeMaxMin(Fmt fmt, uint64_t a, uint64_t b, bool isMax);
+
+/// IEEE 754-2019 minimum/maximum (any NaN gives a NaN, -0 below +0).
+uint64_t ieeeMinimumMaximum(Fmt fmt, uint64_t a, uint64_t b, bool isMax);
+
+/// A two-term dot product of packed halves (f16 or bf16) plus an f32
+/// addend: the exact sum, within 1 ulp of f32 (AMD's documents do not
+/// say how often v_dot2 rounds); NaN and infinities as IEEE gives them.
+Expect dot2Reference(Fmt half, uint64_t a, uint64_t b, uint64_t addend);
 
 /// The exact value of a finite pattern (double holds every f32/f16/bf16
 /// value exactly; f64 trivially).

@@ -269,26 +269,6 @@ void testWritelane(SingleWave &sw, const char *) {
 
 // Floating point -------------------------------------------------------------
 
-/// v_max/v_min in IEEE mode (AMD's pseudocode): a signalling NaN operand
-/// gives a quiet NaN; otherwise a NaN operand gives the other operand; +0
-/// is above -0.
-Expect maxMin(Fmt fmt, uint64_t a, uint64_t b, bool isMax) {
-  if (isSignalingBits(fmt, a) || isSignalingBits(fmt, b))
-    return Expect::anyNaN();
-  if (isNaNBits(fmt, a))
-    return isNaNBits(fmt, b) ? Expect::anyNaN() : Expect::exact(b);
-  if (isNaNBits(fmt, b))
-    return Expect::exact(a);
-  APFloat x = toAPFloat(fmt, a), y = toAPFloat(fmt, b);
-  if (x.isZero() && y.isZero()) {
-    bool pickA = isMax ? !x.isNegative() : x.isNegative();
-    return Expect::exact(pickA ? a : b);
-  }
-  APFloat::cmpResult c = x.compare(y);
-  bool pickA = isMax ? c == APFloat::cmpGreaterThan : c == APFloat::cmpLessThan;
-  return Expect::exact(pickA ? a : b);
-}
-
 struct BinaryFloat {
   Fmt fmt;
   std::function<Expect(uint64_t, uint64_t)> ref;
@@ -312,10 +292,10 @@ const std::map<std::string, BinaryFloat> &binaryFloatOps() {
                           return ieee(apMul(fmt, a, b));
                         }};
       m["v_max" + s] = {fmt, [fmt](uint64_t a, uint64_t b) {
-                          return maxMin(fmt, a, b, true);
+                          return ieeeBits(fmt, ieeeMaxMin(fmt, a, b, true));
                         }};
       m["v_min" + s] = {fmt, [fmt](uint64_t a, uint64_t b) {
-                          return maxMin(fmt, a, b, false);
+                          return ieeeBits(fmt, ieeeMaxMin(fmt, a, b, false));
                         }};
     }
     m["v_mul_legacy_f32"] = {Fmt::F32, [](uint64_t a, uint64_t b) {
@@ -438,30 +418,7 @@ void testDot2c(SingleWave &sw, const char *mnemonic) {
   spec.dstInput = [](unsigned i) -> uint64_t { return f32Input(i, 2); };
   spec.rounds = f16Rounds(2);
   spec.ref = [half](const uint64_t *s, uint64_t old) {
-    uint64_t terms[3][2] = {
-        {s[0] & 0xffff, s[1] & 0xffff}, {s[0] >> 16, s[1] >> 16}, {0, 0}};
-    // The exact sum in a format wide enough for every product and the
-    // accumulator (APFloat's IEEEquad).
-    const llvm::fltSemantics &quad = APFloat::IEEEquad();
-    bool lost;
-    APFloat sum = toAPFloat(Fmt::F32, old);
-    sum.convert(quad, APFloat::rmNearestTiesToEven, &lost);
-    for (unsigned t = 0; t < 2; ++t) {
-      APFloat x = toAPFloat(half, terms[t][0]),
-              y = toAPFloat(half, terms[t][1]);
-      x.convert(quad, APFloat::rmNearestTiesToEven, &lost);
-      y.convert(quad, APFloat::rmNearestTiesToEven, &lost);
-      x.multiply(y, APFloat::rmNearestTiesToEven);
-      sum.add(x, APFloat::rmNearestTiesToEven);
-    }
-    if (sum.isNaN())
-      return Expect::anyNaN();
-    if (sum.isInfinity())
-      return ieee(apConvert(sum, Fmt::F32));
-    APFloat asDouble = sum;
-    asDouble.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                     &lost);
-    return Expect::within(asDouble.convertToDouble(), 1);
+    return dot2Reference(half, s[0], s[1], old);
   };
   checkLanes(sw, spec);
 }
