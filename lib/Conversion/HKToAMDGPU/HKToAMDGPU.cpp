@@ -470,6 +470,7 @@ struct ConvertHKToAMDGPUPass
     populateComputePatterns(typeConverter, patterns, plan, scratchSwizzle);
     populateElementwisePatterns(typeConverter, patterns);
     populateMathPatterns(typeConverter, patterns);
+    populateTilePatterns(typeConverter, patterns);
     populateRowPatterns(typeConverter, patterns, plan);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -319,6 +319,9 @@ void populateElementwisePatterns(HKTypeConverter &converter,
 /// tanh, sigmoid, silu, erf, GELUs, sin, cos and rsqrt.
 void populateMathPatterns(HKTypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
+/// Slices and concatenation.
+void populateTilePatterns(HKTypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
 /// Broadcasts, reductions, masks, online softmax and register vectors in
 /// memory and between layouts.
 void populateRowPatterns(HKTypeConverter &converter,

@@ -75,3 +75,21 @@ hk.kernel @activations(%x: f32) waves(1) {
   %i = hk.cos %h : !hk.rt<16x64xbf16, row>
   hk.return
 }
+
+// CHECK-LABEL: hk.kernel @slices
+hk.kernel @slices(%x: f32) waves(1) {
+  %t = hk.fill %x : f32 -> !hk.rt<32x64xf32, row>
+  // CHECK: hk.slice %{{.*}} [16, 32] : !hk.rt<32x64xf32, row> -> !hk.rt<16x32xf32, row>
+  %p = hk.slice %t [16, 32] : !hk.rt<32x64xf32, row> -> !hk.rt<16x32xf32, row>
+  // CHECK: hk.concat cols %{{.*}}, %{{.*}} : !hk.rt<16x32xf32, row>, !hk.rt<16x32xf32, row> -> !hk.rt<16x64xf32, row>
+  %q = hk.concat cols %p, %p : !hk.rt<16x32xf32, row>, !hk.rt<16x32xf32, row> -> !hk.rt<16x64xf32, row>
+  %v = hk.fill %x : f32 -> !hk.rv<32xf32>
+  // CHECK: hk.slice %{{.*}} [16] : !hk.rv<32xf32> -> !hk.rv<16xf32>
+  // CHECK: hk.concat %{{.*}}, %{{.*}} : !hk.rv<16xf32>, !hk.rv<16xf32> -> !hk.rv<32xf32>
+  %w = hk.slice %v [16] : !hk.rv<32xf32> -> !hk.rv<16xf32>
+  %u = hk.concat %w, %w : !hk.rv<16xf32>, !hk.rv<16xf32> -> !hk.rv<32xf32>
+  %s = hk.alloc : !hk.st<64x64xbf16>
+  // CHECK: hk.slice %{{.*}} [32, 0] : !hk.st<64x64xbf16> -> !hk.st<32x64xbf16>
+  %r = hk.slice %s [32, 0] : !hk.st<64x64xbf16> -> !hk.st<32x64xbf16>
+  hk.return
+}

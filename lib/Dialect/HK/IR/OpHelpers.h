@@ -39,6 +39,12 @@ mlir::LogicalResult verifyArithmetic(mlir::Operation *op, mlir::Type lhs,
 mlir::LogicalResult verifyElementConversion(mlir::Operation *op,
                                             mlir::Type from, mlir::Type to);
 
+/// Checks that the part of a register tile (or vector) `type` at `offsets`
+/// of extent `sizes` is a whole number of its layout's base blocks.
+mlir::LogicalResult verifyBlockCut(mlir::Operation *op, mlir::Type type,
+                                   llvm::ArrayRef<int64_t> offsets,
+                                   llvm::ArrayRef<int64_t> sizes);
+
 /// Checks that `vector` holds one value per row (or column) of `tile`, in
 /// the tile's element type and a layout aligned with it.
 mlir::LogicalResult verifyAlignedVector(mlir::Operation *op,

@@ -28,16 +28,24 @@ public:
   void runOnOperation() override {
     // Shared tiles joined by selects, branches or loops (double buffers)
     // must share one swizzle: choose it for the uses of all of them.
+    // Row slices view their tile's LDS with its swizzle.
     ValueClasses<SharedTileType> classes;
-    getOperation().walk([&](Operation *op) { classes.visitControlFlow(op); });
+    getOperation().walk([&](Operation *op) {
+      if (auto slice = dyn_cast<SliceOp>(op))
+        classes.merge(slice.getSource(), slice.getResult());
+      classes.visitControlFlow(op);
+    });
     for (auto &[root, members] : classes.classes()) {
       auto type = cast<SharedTileType>(root.getType());
-      if (type.getSwizzle())
-        continue;
+      // A swizzle written on one member (an allocation) holds for all.
       SwizzleAttr chosen;
-      if (!swizzle) {
+      for (Value member : members)
+        if (auto written = dyn_cast_if_present<SwizzleAttr>(
+                cast<SharedTileType>(member.getType()).getSwizzle()))
+          chosen = written;
+      if (!chosen && !swizzle) {
         chosen = SwizzleAttr::get(&getContext(), 1, 1, 1);
-      } else {
+      } else if (!chosen) {
         Operation *anchor = root.getDefiningOp()
                                 ? root.getDefiningOp()
                                 : root.getParentRegion()->getParentOp();
@@ -62,11 +70,23 @@ private:
     for (Value member : members)
       for (Operation *user : member.getUsers())
         uses.push_back(user);
+    // A slice starting at row r keeps the swizzle only when the swizzle's
+    // rows repeat with a period that divides r.
+    SmallVector<int64_t> sliceRows;
+    for (Value member : members)
+      if (auto slice = member.getDefiningOp<SliceOp>())
+        sliceRows.push_back(slice.getOffsets()[0]);
     LdsAccessModel model(chip, type);
-    return pickSwizzle(
-        &getContext(), type.getCols(),
-        getElementBits(type.getElementType()) / 8,
-        [&](SwizzleAttr candidate) { return model.evaluate(candidate, uses); });
+    return pickSwizzle(&getContext(), type.getCols(),
+                       getElementBits(type.getElementType()) / 8,
+                       [&](SwizzleAttr candidate) -> std::optional<LdsCost> {
+                         int64_t period =
+                             candidate.getPerPhase() * candidate.getMaxPhase();
+                         for (int64_t row : sliceRows)
+                           if (!candidate.isIdentity() && row % period)
+                             return std::nullopt;
+                         return model.evaluate(candidate, uses);
+                       });
   }
 };
 

@@ -67,6 +67,20 @@ SmallVector<MmaOperandRole, 3> operandRoles(MmaOp mma) {
           {&mma.getAccMutable(), MfmaOperand::Acc}};
 }
 
+/// True when every tile of a class is a whole number of `layout`'s base
+/// blocks, and slices of them cut along those blocks.
+bool layoutFits(Attribute layout, ArrayRef<Value> members) {
+  FragmentLayout fragment = *FragmentLayout::get(layout);
+  return llvm::all_of(members, [&](Value v) {
+    auto type = cast<RegisterTileType>(v.getType());
+    if (!fragment.tiles(type.getRows(), type.getCols()))
+      return false;
+    auto slice = v.getDefiningOp<SliceOp>();
+    return !slice || (slice.getOffsets()[0] % fragment.getBaseRows() == 0 &&
+                      slice.getOffsets()[1] % fragment.getBaseCols() == 0);
+  });
+}
+
 /// Register K-depth of an instruction: how many K elements one operand
 /// register group covers per 16 rows; deeper is faster per byte read.
 int64_t kDepth(const MfmaInstr &instr) { return instr.k * instr.m / 16; }
@@ -201,8 +215,7 @@ private:
       if (rootType.getLayout())
         continue; // Written by the user; the class shares it.
       Attribute layout = demanded.lookup(root);
-      if (!layout || !FragmentLayout::get(layout)->tiles(rootType.getRows(),
-                                                         rootType.getCols()))
+      if (!layout || !layoutFits(layout, members))
         layout = TileLayoutAttr::get(ctx, TileLayout::Row);
       for (Value v : members) {
         auto type = cast<RegisterTileType>(v.getType());

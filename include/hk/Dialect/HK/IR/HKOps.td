@@ -650,5 +650,6 @@ def HK_YieldOp : HK_Op<"yield", [Pure, HasParent<"ClusterOp">, ReturnLike,
 }
 
 include "hk/Dialect/HK/IR/HKMathOps.td"
+include "hk/Dialect/HK/IR/HKTileOps.td"
 
 #endif // HK_OPS_TD
