@@ -471,6 +471,7 @@ struct ConvertHKToAMDGPUPass
     populateElementwisePatterns(typeConverter, patterns);
     populateMathPatterns(typeConverter, patterns);
     populateTilePatterns(typeConverter, patterns);
+    populateGlobalPatterns(typeConverter, patterns);
     populateRowPatterns(typeConverter, patterns, plan);
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

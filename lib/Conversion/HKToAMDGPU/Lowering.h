@@ -322,6 +322,9 @@ void populateMathPatterns(HKTypeConverter &converter,
 /// Slices and concatenation.
 void populateTilePatterns(HKTypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
+/// Atomic adds into global memory.
+void populateGlobalPatterns(HKTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns);
 /// Broadcasts, reductions, masks, online softmax and register vectors in
 /// memory and between layouts.
 void populateRowPatterns(HKTypeConverter &converter,

@@ -651,5 +651,6 @@ def HK_YieldOp : HK_Op<"yield", [Pure, HasParent<"ClusterOp">, ReturnLike,
 
 include "hk/Dialect/HK/IR/HKMathOps.td"
 include "hk/Dialect/HK/IR/HKTileOps.td"
+include "hk/Dialect/HK/IR/HKGlobalOps.td"
 
 #endif // HK_OPS_TD
