@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -223,7 +224,42 @@ Value lowering::laneId(OpBuilder &b, Location loc) {
   return arith::AndIOp::create(b, loc, threadId(b, loc), constI32(b, loc, 63));
 }
 
+/// Whether `op` is readfirstlane(workitem.id.x >> 6), the wave id.
+static bool isWaveId(Operation &op) {
+  auto first = dyn_cast<ROCDL::ReadfirstlaneOp>(op);
+  if (!first)
+    return false;
+  auto shift = first->getOperand(0).getDefiningOp<arith::ShRUIOp>();
+  if (!shift || !shift.getLhs().getDefiningOp<ROCDL::ThreadIdXOp>())
+    return false;
+  auto amount = shift.getRhs().getDefiningOp<arith::ConstantIntOp>();
+  return amount && amount.value() == 6;
+}
+
 Value lowering::waveId(OpBuilder &b, Location loc) {
+  // readfirstlane is convergent, so LLVM never moves it out of a loop, nor
+  // anything computed from it (a prefetch's lane addresses, say). The wave
+  // id is the same everywhere in the kernel: compute it at the entry of the
+  // enclosing function, where every use sees it and loops stay free of it.
+  OpBuilder::InsertionGuard guard(b);
+  Region *region = b.getInsertionBlock()->getParent();
+  while (Operation *parent = region->getParentOp()) {
+    if (isa<FunctionOpInterface, KernelOp>(parent) ||
+        !parent->getParentRegion())
+      break;
+    region = parent->getParentRegion();
+  }
+  Block &entry = region->front();
+  // One computation per function: reuse the one an earlier use left at the
+  // top of the entry block.
+  for (Operation &op : entry) {
+    if (isWaveId(op))
+      return op.getResult(0);
+    if (!isa<ROCDL::ThreadIdXOp, arith::ConstantOp, arith::ShRUIOp,
+             ROCDL::ReadfirstlaneOp>(op))
+      break;
+  }
+  b.setInsertionPointToStart(&entry);
   Value wave =
       arith::ShRUIOp::create(b, loc, threadId(b, loc), constI32(b, loc, 6));
   return ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(), wave);

@@ -4,8 +4,15 @@
 // RUN: hk-opt %s --convert-hk-to-amdgpu | FileCheck %s
 
 // CHECK-LABEL: llvm.func @pingpong
+// The wave id is computed once, at the top of the kernel: readfirstlane is
+// convergent, so LLVM would leave a copy inside a loop where it sits, and
+// every address computed from it with it.
+// CHECK-NEXT: %[[TID:.*]] = rocdl.workitem.id.x
+// CHECK-NEXT: %[[C6:.*]] = arith.constant 6
+// CHECK-NEXT: %[[SHIFT:.*]] = arith.shrui %[[TID]], %[[C6]]
+// CHECK-NEXT: %[[WAVE:.*]] = rocdl.readfirstlane %[[SHIFT]]
+// CHECK-NOT: rocdl.readfirstlane
 // Waves [4, 8) form group 1.
-// CHECK: %[[WAVE:.*]] = rocdl.readfirstlane
 // CHECK: %[[WAVEIDX:.*]] = arith.index_castui %[[WAVE]] : i32 to index
 // CHECK: %[[GROUP:.*]] = arith.divui %[[WAVEIDX]], %c4 : index
 // CHECK: %[[IN1:.*]] = arith.cmpi eq, %[[GROUP]], %c1 : index
@@ -17,7 +24,9 @@
 // CHECK: math.exp2
 // CHECK: rocdl.s.setprio 0
 // CHECK-NEXT: rocdl.sched.barrier 0
-// CHECK: %[[IN0:.*]] = arith.cmpi eq, %{{.*}}, %c0{{.*}} : index
+// CHECK: %[[WAVEIDX0:.*]] = arith.index_castui %[[WAVE]] : i32 to index
+// CHECK: %[[GROUP0:.*]] = arith.divui %[[WAVEIDX0]]
+// CHECK: %[[IN0:.*]] = arith.cmpi eq, %[[GROUP0]], %c0{{.*}} : index
 // CHECK: scf.if %[[IN0]] {
 // CHECK: rocdl.s.barrier
 // CHECK: }
@@ -30,5 +39,28 @@ hk.kernel @pingpong() waves(8) schedule(#hk.pingpong<waves = 8>) {
     hk.yield %e : !hk.rt<16x16xf32, row>
   } : !hk.rt<16x16xf32, row>
   hk.barrier group 0
+  hk.return
+}
+
+// A wave id used inside a loop is computed before it.
+// CHECK-LABEL: llvm.func @wave_id_in_loop
+// CHECK-NEXT: %[[TID:.*]] = rocdl.workitem.id.x
+// CHECK-NEXT: arith.constant 6
+// CHECK-NEXT: arith.shrui %[[TID]]
+// CHECK-NEXT: %[[WAVE:.*]] = rocdl.readfirstlane
+// CHECK: scf.for
+// CHECK-NOT: rocdl.readfirstlane
+// CHECK: arith.index_castui %[[WAVE]]
+// CHECK-NOT: rocdl.readfirstlane
+// CHECK: scf.yield
+hk.kernel @wave_id_in_loop() waves(4) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %sum = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %c0) -> index {
+    %w = hk.wave_id
+    %next = arith.addi %acc, %w : index
+    scf.yield %next : index
+  }
   hk.return
 }
