@@ -1,0 +1,121 @@
+//===- DeviceModel.h - The devices the timing model predicts ----*- C++ -*-===//
+//
+// One row per device (MI300X and MI325X on gfx942, MI350X and MI355X on
+// gfx950): clocks, compute units, the memory hierarchy's capacities,
+// latencies and bandwidths, and the issue rules of a compute unit. Every
+// figure carries its source in lib/Timing/DeviceModel.cpp; a figure no
+// public document gives is marked there as an assumption. The timing model
+// reads nothing else about a device.
+//
+//   const auto *d = hk::timing::DeviceModel::lookup("mi355x");
+//   d->clockMHz == 2400; d->mfmaCycles(*instr, cbsz, blgp) == 16
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TIMING_DEVICEMODEL_H
+#define HK_TIMING_DEVICEMODEL_H
+
+#include "hk/Support/ChipInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace hk::timing {
+
+/// A set-associative cache level.
+struct CacheSpec {
+  uint64_t bytes;     ///< Capacity (of the whole level as one XCD sees it).
+  unsigned lineBytes; ///< Allocation granule.
+  unsigned ways;
+  unsigned latency; ///< Cycles from request to data on a hit.
+};
+
+/// MFMA issue-to-result cycles of one chip, by mnemonic.
+struct MfmaTiming {
+  llvm::StringRef mnemonic;
+  unsigned cycles;
+};
+
+struct DeviceModel {
+  llvm::StringRef name;     ///< "MI300X"
+  llvm::StringRef chipName; ///< "gfx942"
+  unsigned clockMHz;        ///< Peak engine clock.
+  unsigned xcds;
+  unsigned cusPerXcd;
+
+  // Issue: every SIMD gets an issue opportunity once per `issueCadence`
+  // cycles and may then issue one instruction per unit type, each from a
+  // different wave, oldest wave first within the highest priority.
+  unsigned issueCadence;
+  unsigned valuCycles;  ///< A wave64 VALU instruction holds the VALU.
+  unsigned transCycles; ///< A transcendental one.
+  unsigned transLatency;
+  unsigned saluLatency;
+  unsigned branchTakenPenalty;
+  unsigned barrierLatency;
+  unsigned sleepUnitCycles; ///< s_sleep N waits N times this.
+  unsigned workgroupLaunchCycles;
+
+  // Occupancy.
+  unsigned maxWavesPerSimd;
+  unsigned maxWorkgroupsPerCu;
+  unsigned vgprsPerSimdLane; ///< Unified arch + acc file.
+  unsigned vgprGranule;
+  unsigned sgprsPerSimd;
+  unsigned sgprGranule;
+  unsigned ldsBytesPerCu;
+
+  // LDS: one instruction at a time per CU, for the phases the bank model
+  // gives (each phase one cycle) plus its conflict cycles.
+  unsigned ldsLatency;
+
+  // Vector memory.
+  unsigned vmemAddressCycles; ///< Address processing per wave64 instruction.
+  unsigned l1BytesPerCycle;   ///< Per CU, L1 <-> L2 and L1 -> SIMD.
+  CacheSpec l1;
+  CacheSpec l2; ///< Per XCD.
+  unsigned l2Channels;
+  unsigned l2BytesPerCyclePerChannel;
+  CacheSpec mall; ///< Infinity Cache: the whole device's.
+  double mallTBps;
+  CacheSpec scalarCache; ///< Per CU.
+  double hbmTBps;        ///< Peak.
+  double hbmEfficiency;  ///< Fraction of peak a stream reaches.
+  unsigned hbmLatency;
+
+  llvm::ArrayRef<MfmaTiming> mfmaTimings;
+
+  /// Cycles one MFMA occupies its SIMD's matrix pipe, which is also when
+  /// its result can be read. Scaled f8f6f4 MFMAs run at the rate of their
+  /// widest operand format (cbsz and blgp give the A and B formats: 0 fp8,
+  /// 1 bf8, 2 fp6, 3 bf6, 4 fp4). 0 when the table has no figure.
+  unsigned mfmaCycles(const MfmaInstr &instr, unsigned cbsz = 0,
+                      unsigned blgp = 0) const;
+
+  unsigned computeUnits() const { return xcds * cusPerXcd; }
+  double clockHz() const { return clockMHz * 1e6; }
+  /// Dense peak of the MFMA `instr` over the whole device, in FLOP/s.
+  double peakFlops(const MfmaInstr &instr, unsigned cbsz = 0,
+                   unsigned blgp = 0) const;
+  /// HBM bytes per cycle one XCD gets when all XCDs stream (peak times the
+  /// stream efficiency, split evenly).
+  double hbmBytesPerCyclePerXcd() const;
+  double mallBytesPerCyclePerXcd() const;
+
+  const ChipInfo &chip() const { return *ChipInfo::lookup(chipName); }
+
+  /// The device called `name` (any case: "mi300x", "MI355X"), or null.
+  static const DeviceModel *lookup(llvm::StringRef name);
+  /// The device a code object for `chip` runs on unless told otherwise:
+  /// MI300X for gfx942, MI355X for gfx950.
+  static const DeviceModel &defaultFor(const ChipInfo &chip);
+  static llvm::ArrayRef<DeviceModel> all();
+  /// "mi300x, mi325x, mi350x, mi355x": for diagnostics.
+  static std::string knownNames();
+};
+
+} // namespace hk::timing
+
+#endif // HK_TIMING_DEVICEMODEL_H

@@ -1,0 +1,295 @@
+//===- DeviceModel.cpp - The device table, every figure with its source ---===//
+//
+// Sources, cited by these short names beside each figure:
+//
+//  [CDNA3-WP]  AMD, "AMD CDNA 3 Architecture" white paper (2023): XCDs, CUs
+//              per XCD, the 4 MB 16-way L2 of 16 channels at 128 B/clk per
+//              XCD, the 256 MB Infinity Cache at 17.2 TB/s peak, 64 KB LDS.
+//  [CDNA4-WP]  AMD, "AMD CDNA 4 Architecture" white paper (2025): 32 CUs per
+//              XCD on MI350X/MI355X, 160 KB LDS with 256 B/clk reads, the
+//              unchanged 4 MB L2 per XCD and 256 MB Infinity Cache.
+//  [MI300X-DS] [MI325X-DS] [MI350X-DS] [MI355X-DS]  AMD product data sheets:
+//              peak engine clock, compute units, HBM peak bandwidth (5.3,
+//              6.0, 8.0, 8.0 TB/s) and the dense matrix peaks the MFMA
+//              cycles below reproduce (MI300X/MI325X bf16 1307.4 TFLOP/s;
+//              MI355X bf16 2.5 PFLOP/s, fp8 5.0, fp6/fp4 10.0).
+//  [MIC]       AMD Matrix Instruction Calculator, CDNA3 tables ("Execution
+//              cycles"), as recorded in the oracles (mfma/gfx942/*.json,
+//              field `cycles`; unittests/Timing checks this table against
+//              them).
+//  [LLVM-SCHED] LLVM 22, llvm/lib/Target/AMDGPU/SISchedule.td and the MFMA
+//              definitions of VOP3PInstructions.td: passes per MFMA (the
+//              XDL resource's release cycles, `llvm-mca -mcpu=gfx950
+//              --instruction-info` prints them as RThroughput), 4 cycles
+//              per pass; the transcendental write latency (WriteTrans32,
+//              4 issue cycles). unittests/Timing checks the dense peaks
+//              the MFMA cycles imply against the data sheets.
+//  [GCN-WP]    AMD, "AMD Graphics Core Next Architecture" white paper
+//              (2012), "Compute Unit": the sequencer visits each of the 4
+//              SIMDs once every 4 cycles and issues up to one instruction
+//              per type (vector ALU, scalar ALU/memory, vector memory, LDS,
+//              branch, export/GDS) from different waves; a 16-lane SIMD runs
+//              a wave64 VALU instruction over 4 cycles; transcendentals at
+//              quarter rate; the vector L1 delivers 64 B/clk. CDNA keeps
+//              this compute unit ([CDNA3-WP], "Compute Unit").
+//  [ISA]       AMD, "AMD Instinct MI300 ISA Reference Guide" (CDNA3) and
+//              the CDNA4 one: s_sleep in units of 64 clocks; 8 waves per
+//              SIMD; 512 unified VGPRs per lane (arch + AGPR).
+//  [LLVM-BASE] LLVM 22, llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp:
+//              VGPR allocation granule 8 and 512 per lane (gfx90a+), 800
+//              SGPRs per SIMD in granules of 16 (gfx9), at most 16
+//              workgroups of more than one wave per CU (barrier resources).
+//  [STREAM]    Microsoft Azure ND MI300X v5 benchmark results (AI benchmarking
+//              guide, "HBM Bandwidth"): a STREAM copy reaches 4.11 TB/s of
+//              MI300X's 5.3 TB/s peak, 78%.
+//
+// Figures no public document gives (latencies, the L1 and scalar-cache
+// geometry, launch and barrier overheads) are marked "assumption" with the
+// reasoning behind the value. They are the first thing to revisit against
+// measured times.
+//
+//===----------------------------------------------------------------------===//
+
+#include "hk/Timing/DeviceModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace hk;
+using namespace hk::timing;
+
+// MFMA cycles on CDNA3: [MIC] for every instruction the calculator covers
+// (the oracle files), the same figure as [LLVM-SCHED] passes x 4 for all of
+// them; [LLVM-SCHED] for the rest (4x4 and multi-block shapes, xf32, i8).
+static const MfmaTiming gfx942Mfma[] = {
+    {"v_mfma_f32_32x32x1_2b_f32", 64},   {"v_mfma_f32_16x16x1_4b_f32", 32},
+    {"v_mfma_f32_4x4x1_16b_f32", 8},     {"v_mfma_f32_32x32x2_f32", 64},
+    {"v_mfma_f32_16x16x4_f32", 32},      {"v_mfma_f32_32x32x4_2b_f16", 64},
+    {"v_mfma_f32_16x16x4_4b_f16", 32},   {"v_mfma_f32_4x4x4_16b_f16", 8},
+    {"v_mfma_f32_32x32x8_f16", 32},      {"v_mfma_f32_16x16x16_f16", 16},
+    {"v_mfma_f32_32x32x4_2b_bf16", 64},  {"v_mfma_f32_16x16x4_4b_bf16", 32},
+    {"v_mfma_f32_4x4x4_16b_bf16", 8},    {"v_mfma_f32_32x32x8_bf16", 32},
+    {"v_mfma_f32_16x16x16_bf16", 16},    {"v_mfma_i32_32x32x4_2b_i8", 64},
+    {"v_mfma_i32_16x16x4_4b_i8", 32},    {"v_mfma_i32_4x4x4_16b_i8", 8},
+    {"v_mfma_i32_32x32x16_i8", 32},      {"v_mfma_i32_16x16x32_i8", 16},
+    {"v_mfma_f32_16x16x32_fp8_fp8", 16}, {"v_mfma_f32_16x16x32_fp8_bf8", 16},
+    {"v_mfma_f32_16x16x32_bf8_fp8", 16}, {"v_mfma_f32_16x16x32_bf8_bf8", 16},
+    {"v_mfma_f32_32x32x16_fp8_fp8", 32}, {"v_mfma_f32_32x32x16_fp8_bf8", 32},
+    {"v_mfma_f32_32x32x16_bf8_fp8", 32}, {"v_mfma_f32_32x32x16_bf8_bf8", 32},
+    {"v_mfma_f64_16x16x4_f64", 32},      {"v_mfma_f64_4x4x4_4b_f64", 16},
+    {"v_mfma_f32_32x32x4_xf32", 32},     {"v_mfma_f32_16x16x8_xf32", 16},
+};
+
+// MFMA cycles on CDNA4: [LLVM-SCHED] passes x 4. CDNA4 doubles the 16-bit
+// rate only through its new shapes (16x16x32, 32x32x16), halves f64, and
+// keeps the CDNA3 fp8 shapes at the 16-bit rate. The scaled f8f6f4 entries
+// are their fp8 rate (LLVM's fp8/bf8 operand variants: 8 and 16 passes);
+// fp6/fp4 operands take half (mfmaCycles), which is what MI355X's peaks say
+// ([MI355X-DS]: fp8 5.0, fp6/fp4 10.0 PFLOP/s dense).
+static const MfmaTiming gfx950Mfma[] = {
+    {"v_mfma_f32_32x32x1_2b_f32", 64},
+    {"v_mfma_f32_16x16x1_4b_f32", 32},
+    {"v_mfma_f32_4x4x1_16b_f32", 8},
+    {"v_mfma_f32_32x32x2_f32", 64},
+    {"v_mfma_f32_16x16x4_f32", 32},
+    {"v_mfma_f32_32x32x4_2b_f16", 64},
+    {"v_mfma_f32_16x16x4_4b_f16", 32},
+    {"v_mfma_f32_4x4x4_16b_f16", 8},
+    {"v_mfma_f32_32x32x8_f16", 32},
+    {"v_mfma_f32_16x16x16_f16", 16},
+    {"v_mfma_f32_32x32x4_2b_bf16", 64},
+    {"v_mfma_f32_16x16x4_4b_bf16", 32},
+    {"v_mfma_f32_4x4x4_16b_bf16", 8},
+    {"v_mfma_f32_32x32x8_bf16", 32},
+    {"v_mfma_f32_16x16x16_bf16", 16},
+    {"v_mfma_i32_32x32x4_2b_i8", 64},
+    {"v_mfma_i32_16x16x4_4b_i8", 32},
+    {"v_mfma_i32_4x4x4_16b_i8", 8},
+    {"v_mfma_i32_32x32x16_i8", 32},
+    {"v_mfma_i32_16x16x32_i8", 16},
+    {"v_mfma_f32_16x16x32_fp8_fp8", 16},
+    {"v_mfma_f32_16x16x32_fp8_bf8", 16},
+    {"v_mfma_f32_16x16x32_bf8_fp8", 16},
+    {"v_mfma_f32_16x16x32_bf8_bf8", 16},
+    {"v_mfma_f32_32x32x16_fp8_fp8", 32},
+    {"v_mfma_f32_32x32x16_fp8_bf8", 32},
+    {"v_mfma_f32_32x32x16_bf8_fp8", 32},
+    {"v_mfma_f32_32x32x16_bf8_bf8", 32},
+    {"v_mfma_f64_16x16x4_f64", 64},
+    {"v_mfma_f64_4x4x4_4b_f64", 16},
+    {"v_mfma_f32_16x16x32_f16", 16},
+    {"v_mfma_f32_32x32x16_f16", 32},
+    {"v_mfma_f32_16x16x32_bf16", 16},
+    {"v_mfma_f32_32x32x16_bf16", 32},
+    {"v_mfma_i32_16x16x64_i8", 16},
+    {"v_mfma_i32_32x32x32_i8", 32},
+    {"v_mfma_scale_f32_16x16x128_f8f6f4", 32},
+    {"v_mfma_scale_f32_32x32x64_f8f6f4", 64},
+};
+
+// clang-format off: one figure and its source per line.
+// The compute-unit figures CDNA3 and CDNA4 share.
+#define HK_CDNA_COMPUTE_UNIT                                                   \
+  /*issueCadence=*/4,        /* [GCN-WP] */                                   \
+      /*valuCycles=*/4,      /* [GCN-WP]: 64 lanes on 16 */                   \
+      /*transCycles=*/16,    /* [GCN-WP]: quarter rate */                     \
+      /*transLatency=*/16,   /* [LLVM-SCHED]: WriteTrans32, 4 issues */       \
+      /*saluLatency=*/1,     /* [GCN-WP]: one cycle per scalar op */          \
+      /*branchTakenPenalty=*/8, /* assumption: instruction buffer refill */   \
+      /*barrierLatency=*/16, /* assumption: the barrier's round trip */       \
+      /*sleepUnitCycles=*/64,       /* [ISA]: s_sleep */                      \
+      /*workgroupLaunchCycles=*/200, /* assumption: wave state setup */       \
+      /*maxWavesPerSimd=*/8,         /* [ISA] */                              \
+      /*maxWorkgroupsPerCu=*/16,     /* [LLVM-BASE] */                        \
+      /*vgprsPerSimdLane=*/512,      /* [ISA] */                              \
+      /*vgprGranule=*/8,             /* [LLVM-BASE] */                        \
+      /*sgprsPerSimd=*/800,          /* [LLVM-BASE] */                        \
+      /*sgprGranule=*/16             /* [LLVM-BASE] */
+
+// The memory figures CDNA3 and CDNA4 share ([CDNA4-WP] keeps CDNA3's L1,
+// L2 and Infinity Cache organisation).
+#define HK_CDNA_CACHES                                                         \
+  /*ldsLatency=*/64,         /* assumption: LDS round trip, in the range  */  \
+                             /* pointer-chasing studies of CDNA report    */  \
+      /*vmemAddressCycles=*/4, /* assumption: 16 lanes' addresses a cycle */  \
+      /*l1BytesPerCycle=*/64,    /* [GCN-WP] */                               \
+      /*l1=*/{32 * 1024, 128, 4, 120},                                        \
+      /* 32 KB, 128 B lines ([CDNA3-WP]); 4 ways and 120 cycles to a hit: */  \
+      /* assumption (GCN's L1 was 4-way; ~120 cycles is what pointer    */    \
+      /* chasing on CDNA reports) */                                          \
+      /*l2=*/{4 * 1024 * 1024, 128, 16, 250},                                 \
+      /* [CDNA3-WP]; 250 cycles to a hit: assumption (about twice L1) */      \
+      /*l2Channels=*/16, /*l2BytesPerCyclePerChannel=*/128 /* [CDNA3-WP] */
+// clang-format on
+
+static const DeviceModel deviceTable[] = {
+    {
+        "MI300X",
+        "gfx942",
+        /*clockMHz=*/2100, /* [MI300X-DS] */
+        /*xcds=*/8,
+        /*cusPerXcd=*/38, /* [CDNA3-WP], 304 CUs [MI300X-DS] */
+        HK_CDNA_COMPUTE_UNIT,
+        /*ldsBytesPerCu=*/64 * 1024, /* [CDNA3-WP] */
+        HK_CDNA_CACHES,
+        /*mall=*/{256ull * 1024 * 1024, 128, 16, 500},
+        /* 256 MB [CDNA3-WP]; 128 B lines, 16 ways, 500 cycles: assumption */
+        /*mallTBps=*/17.2, /* [CDNA3-WP] */
+        /*scalarCache=*/{16 * 1024, 64, 4, 40},
+        /* assumption: 16 KB of 64 B lines, 40 cycles (GCN's scalar cache) */
+        /*hbmTBps=*/5.3,        /* [MI300X-DS] */
+        /*hbmEfficiency=*/0.78, /* [STREAM] */
+        /*hbmLatency=*/1000,    /* assumption: ~480 ns, twice the MALL */
+        gfx942Mfma,
+    },
+    {
+        "MI325X",
+        "gfx942",
+        /*clockMHz=*/2100, /* [MI325X-DS] */
+        /*xcds=*/8,
+        /*cusPerXcd=*/38, /* 304 CUs [MI325X-DS] */
+        HK_CDNA_COMPUTE_UNIT,
+        /*ldsBytesPerCu=*/64 * 1024,
+        HK_CDNA_CACHES,
+        /*mall=*/{256ull * 1024 * 1024, 128, 16, 500},
+        /*mallTBps=*/17.2,
+        /*scalarCache=*/{16 * 1024, 64, 4, 40},
+        /*hbmTBps=*/6.0,        /* [MI325X-DS]: HBM3E */
+        /*hbmEfficiency=*/0.78, /* [STREAM], assumed to carry to HBM3E */
+        /*hbmLatency=*/1000,
+        gfx942Mfma,
+    },
+    {
+        "MI350X",
+        "gfx950",
+        /*clockMHz=*/2200, /* [MI350X-DS] */
+        /*xcds=*/8,
+        /*cusPerXcd=*/32, /* 256 CUs [MI350X-DS], [CDNA4-WP] */
+        HK_CDNA_COMPUTE_UNIT,
+        /*ldsBytesPerCu=*/160 * 1024, /* [CDNA4-WP] */
+        HK_CDNA_CACHES,
+        /*mall=*/{256ull * 1024 * 1024, 128, 16, 500},
+        /*mallTBps=*/18.0,
+        /* assumption: CDNA3's 17.2 TB/s per clock (8 KB/clk), at 2.2 GHz */
+        /*scalarCache=*/{16 * 1024, 64, 4, 40},
+        /*hbmTBps=*/8.0, /* [MI350X-DS] */
+        /*hbmEfficiency=*/0.78,
+        /*hbmLatency=*/1000,
+        gfx950Mfma,
+    },
+    {
+        "MI355X",
+        "gfx950",
+        /*clockMHz=*/2400, /* [MI355X-DS] */
+        /*xcds=*/8,
+        /*cusPerXcd=*/32, /* 256 CUs [MI355X-DS] */
+        HK_CDNA_COMPUTE_UNIT,
+        /*ldsBytesPerCu=*/160 * 1024,
+        HK_CDNA_CACHES,
+        /*mall=*/{256ull * 1024 * 1024, 128, 16, 500},
+        /*mallTBps=*/19.7, /* assumption: 8 KB/clk as on CDNA3, 2.4 GHz */
+        /*scalarCache=*/{16 * 1024, 64, 4, 40},
+        /*hbmTBps=*/8.0, /* [MI355X-DS] */
+        /*hbmEfficiency=*/0.78,
+        /*hbmLatency=*/1000,
+        gfx950Mfma,
+    },
+};
+
+#undef HK_CDNA_COMPUTE_UNIT
+#undef HK_CDNA_CACHES
+
+unsigned DeviceModel::mfmaCycles(const MfmaInstr &instr, unsigned cbsz,
+                                 unsigned blgp) const {
+  for (const MfmaTiming &t : mfmaTimings) {
+    if (t.mnemonic != instr.mnemonic)
+      continue;
+    // fp6 and fp4 (formats 2-4) on both operands: twice the fp8 rate.
+    if (instr.scaled && cbsz >= 2 && blgp >= 2)
+      return t.cycles / 2;
+    return t.cycles;
+  }
+  return 0;
+}
+
+double DeviceModel::peakFlops(const MfmaInstr &instr, unsigned cbsz,
+                              unsigned blgp) const {
+  unsigned cycles = mfmaCycles(instr, cbsz, blgp);
+  if (!cycles)
+    return 0;
+  double perSimdPerCycle = double(instr.flops()) / cycles;
+  return perSimdPerCycle * chip().simdsPerCU * computeUnits() * clockHz();
+}
+
+double DeviceModel::hbmBytesPerCyclePerXcd() const {
+  return hbmTBps * 1e12 * hbmEfficiency / xcds / clockHz();
+}
+
+double DeviceModel::mallBytesPerCyclePerXcd() const {
+  return mallTBps * 1e12 / xcds / clockHz();
+}
+
+llvm::ArrayRef<DeviceModel> DeviceModel::all() { return deviceTable; }
+
+const DeviceModel *DeviceModel::lookup(llvm::StringRef name) {
+  for (const DeviceModel &d : deviceTable)
+    if (d.name.equals_insensitive(name))
+      return &d;
+  return nullptr;
+}
+
+const DeviceModel &DeviceModel::defaultFor(const ChipInfo &chip) {
+  return *lookup(chip.name == "gfx942" ? "MI300X" : "MI355X");
+}
+
+std::string DeviceModel::knownNames() {
+  std::string names;
+  for (const DeviceModel &d : deviceTable) {
+    if (!names.empty())
+      names += ", ";
+    names += d.name.lower();
+  }
+  return names;
+}

@@ -1,0 +1,100 @@
+//===- MemoryModel.h - Caches and bandwidth of the timing model -*- C++ -*-===//
+//
+// The memory hierarchy one XCD sees: per-CU vector L1 and scalar caches,
+// the XCD's L2 (set-associative, in channels, so reuse between workgroups
+// on the XCD counts), an eighth of the Infinity Cache and an eighth of
+// HBM's bandwidth. Requests are resolved when they are issued, in issue
+// order: every level is a set-associative LRU cache in front of a
+// bandwidth server (a queue that serves bytes at a fixed rate), so a
+// request's completion time is known when it leaves the SIMD.
+//
+// Internal to lib/Timing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_LIB_TIMING_MEMORYMODEL_H
+#define HK_LIB_TIMING_MEMORYMODEL_H
+
+#include "hk/Timing/DeviceModel.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace hk::timing {
+
+/// A set-associative cache with LRU replacement, tracking tags only.
+class Cache {
+public:
+  Cache() = default;
+  Cache(uint64_t bytes, unsigned lineBytes, unsigned ways);
+  unsigned lineBytes() const { return lineSize; }
+  /// Looks `line` (an address divided by the line size) up and allocates it
+  /// on a miss. Returns whether it hit. A dirty line evicted to make room
+  /// is returned through `evictedDirty` (when given).
+  bool access(uint64_t line, bool write, bool *evictedDirty = nullptr);
+  /// When the data of the line the last access found or allocated is
+  /// there: a hit on a line whose miss is still in flight waits for it
+  /// (the miss is merged, as the hardware's miss queues do) instead of
+  /// seeing its data early.
+  double lastFill() const { return fill[last]; }
+  void setLastFill(double time) { fill[last] = time; }
+  /// Lines still dirty (written back when the kernel ends); clears them.
+  uint64_t takeDirtyLines();
+
+private:
+  unsigned lineSize = 128, numWays = 1;
+  uint64_t numSets = 1;
+  uint64_t clock = 0;
+  std::vector<uint64_t> tags;  ///< line + 1; 0 is empty.
+  std::vector<uint64_t> stamp; ///< Last use, for LRU.
+  std::vector<uint8_t> dirty;
+  std::vector<double> fill;
+  size_t last = 0;
+};
+
+/// A queue that serves requests at `bytesPerCycle`, in arrival order.
+struct BandwidthServer {
+  double bytesPerCycle = 1;
+  double busyUntil = 0;
+  uint64_t bytesServed = 0;
+  /// Serves `bytes` arriving at `time`; returns when the last byte is out.
+  double serve(double time, double bytes) {
+    double start = time > busyUntil ? time : busyUntil;
+    busyUntil = start + bytes / bytesPerCycle;
+    bytesServed += uint64_t(bytes);
+    return busyUntil;
+  }
+};
+
+/// Where a request was served.
+enum class Level : uint8_t { L1, L2, Mall, Hbm };
+
+/// The XCD's shared levels: L2 channels, its Infinity Cache share, HBM.
+class XcdMemory {
+public:
+  explicit XcdMemory(const DeviceModel &device);
+  /// A 128-byte (L2 line) read arriving at L2 at `time`: when its data is
+  /// back at the CU, and where it came from.
+  double read(double time, uint64_t address, Level &from);
+  /// A write of a line arriving at `time`: when L2 has taken it.
+  double write(double time, uint64_t address);
+  /// An atomic on a line (performed in L2): when its result is back.
+  double atomic(double time, uint64_t address);
+  /// Writes back every dirty L2 line (the release at the end of a kernel)
+  /// starting at `time`; returns when HBM has taken them.
+  double writeBackAll(double time);
+  uint64_t hbmBytes() const { return hbm.bytesServed; }
+
+private:
+  const DeviceModel &device;
+  std::vector<Cache> l2;
+  std::vector<BandwidthServer> l2Channel;
+  Cache mall;
+  BandwidthServer mallPort, hbm;
+  unsigned channelOf(uint64_t line) const;
+  double fetchBelowL2(double time, uint64_t line, Level &from);
+};
+
+} // namespace hk::timing
+
+#endif // HK_LIB_TIMING_MEMORYMODEL_H

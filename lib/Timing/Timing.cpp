@@ -1,0 +1,343 @@
+//===- Timing.cpp - From a simulated sample to the whole launch -----------===//
+
+#include "Simulator.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <chrono>
+
+using namespace hk;
+using namespace hk::timing;
+
+ExecutionCore::~ExecutionCore() = default;
+
+llvm::StringRef hk::timing::stringifyStall(Stall s) {
+  switch (s) {
+  case Stall::Mfma:
+    return "mfma";
+  case Stall::Valu:
+    return "valu";
+  case Stall::Issue:
+    return "issue";
+  case Stall::Vmcnt:
+    return "vmcnt";
+  case Stall::Lgkmcnt:
+    return "lgkmcnt";
+  case Stall::LdsConflict:
+    return "lds_bank_conflict";
+  case Stall::Barrier:
+    return "barrier";
+  case Stall::Dependency:
+    return "dependency";
+  case Stall::NoWave:
+    return "no_wave";
+  case Stall::Count:
+    break;
+  }
+  return "?";
+}
+
+uint64_t LoopBreakdown::total() const {
+  uint64_t sum = 0;
+  for (uint64_t c : cycles)
+    sum += c;
+  return sum;
+}
+
+Stall LoopBreakdown::largestStall() const {
+  // A loop whose every cycle kept the matrix pipe busy has no stall: its
+  // bound is the pipe.
+  Stall best = Stall::Mfma;
+  uint64_t most = 0;
+  for (unsigned i = 0; i < unsigned(Stall::Count); ++i)
+    if (Stall(i) != Stall::Mfma && cycles[i] > most) {
+      best = Stall(i);
+      most = cycles[i];
+    }
+  return best;
+}
+
+namespace {
+/// The default sample: XCD 0's first dispatch wave, and its last one when
+/// that is partial.
+struct SamplePlan {
+  std::vector<uint64_t> first, tail;
+  uint64_t perXcd = 0, capacity = 0, fullWaves = 0;
+};
+} // namespace
+
+static SamplePlan planSample(const DeviceModel &device,
+                             const LaunchShape &shape,
+                             const Occupancy &occupancy) {
+  SamplePlan plan;
+  // Workgroup i goes to XCD i mod 8: XCD 0 gets the most.
+  plan.perXcd = (shape.workgroups + device.xcds - 1) / device.xcds;
+  plan.capacity = uint64_t(device.cusPerXcd) * occupancy.workgroupsPerCu;
+  uint64_t first = std::min(plan.perXcd, plan.capacity);
+  for (uint64_t k = 0; k < first; ++k)
+    plan.first.push_back(k * device.xcds);
+  if (plan.capacity == 0)
+    return plan;
+  plan.fullWaves = std::max<uint64_t>(1, plan.perXcd / plan.capacity);
+  uint64_t tail = plan.perXcd > plan.capacity ? plan.perXcd % plan.capacity : 0;
+  for (uint64_t k = plan.perXcd - tail; k < plan.perXcd; ++k)
+    plan.tail.push_back(k * device.xcds);
+  return plan;
+}
+
+std::vector<uint64_t> hk::timing::defaultSample(const DeviceModel &device,
+                                                const LaunchShape &shape) {
+  SamplePlan plan = planSample(device, shape, computeOccupancy(device, shape));
+  std::vector<uint64_t> ids = plan.first;
+  ids.insert(ids.end(), plan.tail.begin(), plan.tail.end());
+  return ids;
+}
+
+static std::string listIds(llvm::ArrayRef<uint64_t> ids) {
+  if (ids.size() <= 4)
+    return "ids " +
+           llvm::join(llvm::map_range(
+                          ids, [](uint64_t id) { return std::to_string(id); }),
+                      ", ");
+  return "ids " + std::to_string(ids[0]) + ", " + std::to_string(ids[1]) +
+         ", ..., " + std::to_string(ids.back());
+}
+
+static void addLoops(std::vector<LoopBreakdown> &into,
+                     const std::vector<LoopBreakdown> &from) {
+  if (into.empty()) {
+    into = from;
+    return;
+  }
+  for (size_t i = 0; i < into.size() && i < from.size(); ++i)
+    for (size_t c = 0; c < into[i].cycles.size(); ++c)
+      into[i].cycles[c] += from[i].cycles[c];
+}
+
+static llvm::StringRef peakKindOf(const MfmaInstr &instr, unsigned formats) {
+  if (instr.a != MfmaElement::F8F6F4)
+    return stringifyMfmaElement(instr.a);
+  unsigned cbsz = formats >> 8, blgp = formats & 0xff;
+  return cbsz >= 2 && blgp >= 2 ? "fp6/fp4" : "fp8";
+}
+
+llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
+                                               const LaunchShape &shape,
+                                               ExecutionCore &core,
+                                               const SampleRequest &request) {
+  auto started = std::chrono::steady_clock::now();
+  Occupancy occupancy = computeOccupancy(device, shape);
+  if (occupancy.workgroupsPerCu == 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "a workgroup of " + llvm::Twine(shape.wavesPerWorkgroup) +
+            " waves with " + llvm::Twine(shape.vgprs) + " VGPRs, " +
+            llvm::Twine(shape.sgprs) + " SGPRs and " +
+            llvm::Twine(shape.ldsBytes) + " bytes of LDS does not fit on a " +
+            device.name + " compute unit");
+  LoopTable loops(shape.program);
+  Prediction p;
+  p.device = device.name.str();
+  p.chip = device.chipName.str();
+  p.wavesPerSimd = occupancy.wavesPerSimdPlaced;
+  p.workgroupsPerCu = occupancy.workgroupsPerCu;
+  p.occupancyLimit = occupancy.limit;
+
+  SampleResult last;
+  uint64_t cycles = 0, sampled = 0;
+  double flops = 0, bytes = 0, hbm = 0;
+  if (request.workgroups.empty()) {
+    SamplePlan plan = planSample(device, shape, occupancy);
+    auto first = simulateSample(device, core, occupancy, loops, plan.first);
+    if (!first)
+      return first.takeError();
+    addLoops(p.loops, first->loops);
+    sampled = plan.first.size();
+    flops = first->flops;
+    bytes = first->globalBytes;
+    std::string where = "on " +
+                        std::to_string(std::min<uint64_t>(plan.first.size(),
+                                                          device.cusPerXcd)) +
+                        " of its " + std::to_string(device.cusPerXcd) + " CUs";
+    p.sample =
+        "XCD 0's first dispatch wave: " + std::to_string(plan.first.size()) +
+        " of its " + std::to_string(plan.perXcd) + " workgroups (" +
+        listIds(plan.first) + ") " + where;
+    if (plan.tail.empty()) {
+      cycles = plan.fullWaves * first->end + (first->flushEnd - first->end);
+      hbm = double(plan.fullWaves) * first->hbmBytes;
+      last = std::move(*first);
+    } else {
+      auto tail = simulateSample(device, core, occupancy, loops, plan.tail);
+      if (!tail)
+        return tail.takeError();
+      addLoops(p.loops, tail->loops);
+      sampled += plan.tail.size();
+      flops += tail->flops;
+      bytes += tail->globalBytes;
+      cycles = plan.fullWaves * first->end + tail->flushEnd;
+      hbm = double(plan.fullWaves) * first->hbmBytes + tail->hbmBytes;
+      p.sample += "; and its last, partial dispatch wave: " +
+                  std::to_string(plan.tail.size()) + " workgroups (" +
+                  listIds(plan.tail) + ")";
+      last = std::move(*tail);
+    }
+    if (plan.perXcd <= plan.capacity)
+      p.extrapolation =
+          "none: XCD 0 runs all its workgroups in one dispatch wave, and "
+          "each other XCD at most as many, at the same time; the time "
+          "ends with the L2 write-back of the kernel's release";
+    else
+      p.extrapolation =
+          "the " + std::to_string(shape.workgroups) + "-workgroup grid puts " +
+          std::to_string(plan.perXcd) +
+          " workgroups on each XCD: " + std::to_string(plan.fullWaves) +
+          " full dispatch wave(s) of " + std::to_string(plan.capacity) +
+          " timed as the first" +
+          (plan.tail.empty() ? std::string()
+                             : " plus the partial wave as simulated") +
+          ", every XCD in parallel; the time ends with the L2 write-back "
+          "of the kernel's release";
+    // Flops and bytes per workgroup of the sample, over the whole grid;
+    // HBM traffic per XCD, over the eight.
+    double perWorkgroup = sampled ? 1.0 / double(sampled) : 0;
+    p.flops = flops * perWorkgroup * double(shape.workgroups);
+    p.bytes = bytes * perWorkgroup * double(shape.workgroups);
+    p.hbmBytes = hbm * device.xcds;
+  } else {
+    auto only =
+        simulateSample(device, core, occupancy, loops, request.workgroups);
+    if (!only)
+      return only.takeError();
+    addLoops(p.loops, only->loops);
+    sampled = request.workgroups.size();
+    cycles = only->flushEnd;
+    p.flops = only->flops;
+    p.bytes = only->globalBytes;
+    p.hbmBytes = only->hbmBytes;
+    p.sample = "the " + std::to_string(sampled) + " selected workgroups (" +
+               listIds(request.workgroups) + ") placed on one XCD";
+    p.extrapolation = "none: the time of the selected workgroups alone";
+    last = std::move(*only);
+  }
+  p.sampledWorkgroups = sampled;
+  p.cycles = cycles;
+  p.seconds = double(cycles) / device.clockHz();
+  if (p.seconds > 0) {
+    p.tflops = p.flops / p.seconds / 1e12;
+    p.gbps = p.bytes / p.seconds / 1e9;
+  }
+  if (last.mainMfma) {
+    unsigned formats = last.mainMfmaFormats;
+    p.peakTflops =
+        device.peakFlops(*last.mainMfma, formats >> 8, formats & 0xff) / 1e12;
+    p.peakKind = peakKindOf(*last.mainMfma, formats).str();
+  }
+  // Loops the sample never ran stay out of the report.
+  llvm::erase_if(p.loops, [](const LoopBreakdown &l) { return !l.total(); });
+  p.modelSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Output
+//===----------------------------------------------------------------------===//
+
+static std::string hexPc(uint64_t pc) {
+  return llvm::utohexstr(pc, /*LowerCase=*/true);
+}
+
+static std::string loopName(const LoopBreakdown &l) {
+  if (l.outsideLoops)
+    return "outside loops";
+  return "loop 0x" + hexPc(l.startPc) + "-0x" + hexPc(l.endPc);
+}
+
+llvm::json::Object Prediction::toJson() const {
+  uint64_t all = 0;
+  for (const LoopBreakdown &l : loops)
+    all += l.total();
+  llvm::json::Array loopJson;
+  for (const LoopBreakdown &l : loops) {
+    llvm::json::Object breakdown;
+    for (unsigned i = 0; i < unsigned(Stall::Count); ++i)
+      breakdown[stringifyStall(Stall(i))] = l.cycles[i];
+    llvm::json::Object entry{
+        {"name", loopName(l)},
+        {"simd_cycles", l.total()},
+        {"fraction", all ? double(l.total()) / double(all) : 0.0},
+        {"breakdown", std::move(breakdown)},
+        {"largest_stall", stringifyStall(l.largestStall())}};
+    if (!l.outsideLoops) {
+      entry["start_pc"] = "0x" + hexPc(l.startPc);
+      entry["end_pc"] = "0x" + hexPc(l.endPc);
+    }
+    loopJson.push_back(std::move(entry));
+  }
+  return llvm::json::Object{
+      {"device", device},
+      {"chip", chip},
+      {"seconds", seconds},
+      {"cycles", cycles},
+      {"flops", flops},
+      {"bytes", bytes},
+      {"tflops", tflops},
+      {"gbps", gbps},
+      {"peak_tflops", peakTflops},
+      {"peak_kind", peakKind},
+      {"percent_of_peak", peakTflops > 0 ? 100 * tflops / peakTflops : 0.0},
+      {"hbm_bytes", hbmBytes},
+      {"sample", llvm::json::Object{{"description", sample},
+                                    {"workgroups", sampledWorkgroups},
+                                    {"waves_per_simd", wavesPerSimd},
+                                    {"workgroups_per_cu", workgroupsPerCu},
+                                    {"occupancy_limit", occupancyLimit}}},
+      {"extrapolation", extrapolation},
+      {"loops", std::move(loopJson)},
+      {"model_seconds", modelSeconds},
+      {"note", "a prediction of the timing model, not a measurement"}};
+}
+
+void Prediction::print(llvm::raw_ostream &os) const {
+  const DeviceModel *d = DeviceModel::lookup(device);
+  os << "timing (predicted by the model, not measured) on " << device << " ("
+     << chip;
+  if (d)
+    os << ", " << d->computeUnits() << " CUs at " << d->clockMHz << " MHz";
+  os << "):\n";
+  os << "  time " << llvm::format("%.4g", seconds * 1e3) << " ms (" << cycles
+     << " cycles), " << llvm::format("%.1f", tflops) << " TFLOP/s";
+  if (peakTflops > 0)
+    os << " (" << llvm::format("%.1f", 100 * tflops / peakTflops) << "% of the "
+       << llvm::format("%.0f", peakTflops) << " TFLOP/s " << peakKind
+       << " peak)";
+  os << ", " << llvm::format("%.1f", gbps) << " GB/s, HBM traffic "
+     << llvm::format("%.4g", hbmBytes / 1e6) << " MB\n";
+  os << "  occupancy: " << wavesPerSimd << " wave(s) per SIMD, "
+     << workgroupsPerCu << " workgroup(s) per CU (limited by " << occupancyLimit
+     << ")\n";
+  os << "  sample: " << sample << "\n";
+  os << "  extrapolation: " << extrapolation << "\n";
+  uint64_t all = 0;
+  for (const LoopBreakdown &l : loops)
+    all += l.total();
+  os << "  where the sampled SIMDs' cycles went:\n";
+  for (const LoopBreakdown &l : loops) {
+    uint64_t total = l.total();
+    os << "    " << loopName(l) << ": "
+       << llvm::format("%.1f", all ? 100.0 * total / all : 0.0)
+       << "% of the cycles:";
+    for (unsigned i = 0; i < unsigned(Stall::Count); ++i)
+      if (l.cycles[i])
+        os << " " << stringifyStall(Stall(i)) << " "
+           << llvm::format("%.1f", 100.0 * l.cycles[i] / total) << "%";
+    os << "\n";
+  }
+  os << "  model time on the host: " << llvm::format("%.2f", modelSeconds)
+     << " s\n";
+}
