@@ -512,10 +512,28 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   // hold 2^32 workgroups).
   std::vector<uint64_t> ids = selectedWorkgroups(options.onlyWorkgroups);
   uint64_t toRun = ids.empty() ? grid.count() : ids.size();
+
+  // The timing model runs its sample first; the thread pool runs what the
+  // selection holds beyond it.
+  auto start = std::chrono::steady_clock::now();
+  TimedOutcome timed;
+  std::optional<timing::Prediction> prediction;
+  if (options.timing) {
+    auto predicted = runTimedSample(L, *kernel, options, ids, timed);
+    if (!predicted)
+      return predicted.takeError();
+    prediction = std::move(*predicted);
+    if (!ids.empty() || options.timing->sampleOnly)
+      toRun = 0;
+  }
+  auto timedAlready = [&](uint64_t id) {
+    return !timed.ran.empty() &&
+           std::binary_search(timed.ran.begin(), timed.ran.end(), id);
+  };
   unsigned threads = options.threads
                          ? options.threads
                          : std::max(1u, std::thread::hardware_concurrency());
-  threads = unsigned(std::min<uint64_t>(threads, toRun));
+  threads = unsigned(std::max<uint64_t>(1, std::min<uint64_t>(threads, toRun)));
 
   struct Outcome {
     KernelCounters counters;
@@ -526,7 +544,6 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   };
   std::vector<Outcome> outcomes(threads);
   std::atomic<uint64_t> next{0};
-  auto start = std::chrono::steady_clock::now();
   auto worker = [&](unsigned t) {
     Workgroup wg;
     wg.launch = &L;
@@ -546,7 +563,7 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
       if (index >= toRun)
         break;
       uint64_t id = ids.empty() ? index : ids[index];
-      if (L.shouldStop(id))
+      if (L.shouldStop(id) || timedAlready(id))
         continue;
       wg.linearId = id;
       wg.id[0] = uint32_t(id % grid.x);
@@ -579,6 +596,10 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   const Outcome *failed = nullptr;
+  result.counters.merge(timed.counters);
+  result.totalReports += timed.reportCount;
+  for (SanitizerReport &r : timed.reports)
+    result.reports.push_back(std::move(r));
   for (Outcome &out : outcomes) {
     if (!out.error.empty() &&
         (!failed || out.errorWorkgroup < failed->errorWorkgroup))
@@ -592,7 +613,8 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
     return makeError(failed->error);
   result.reports =
       canonicalReports(std::move(result.reports), options.maxReports);
-  result.workgroupsRun = toRun;
+  result.workgroupsRun = toRun ? toRun : timed.ran.size();
+  result.timing = std::move(prediction);
   return result;
 }
 

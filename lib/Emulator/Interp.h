@@ -14,6 +14,7 @@
 #include "hk/Emulator/Numerics.h"
 #include "hk/ISA/Instruction.h"
 #include "hk/Support/ChipInfo.h"
+#include "hk/Timing/Timing.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Twine.h"
@@ -268,6 +269,11 @@ struct Workgroup {
   uint64_t errorPc = 0;
   /// (kind, pc) pairs already reported: one report per instruction.
   std::set<std::pair<unsigned, uint64_t>> reported;
+  /// Set while a timing model drives the workgroup: the instruction being
+  /// executed records its memory addresses and LDS cost here.
+  timing::StepEffects *probe = nullptr;
+  /// Wave-instructions executed since the workgroup started.
+  uint64_t executed = 0;
 
   /// Moves the per-pc LDS figures into `counters`.
   void flushLdsStats();
@@ -365,6 +371,58 @@ void countLdsBankConflicts(Wave &w, const Instr &in, const uint32_t *addr0,
                            bool write);
 /// Runs one workgroup to completion (or to a fault).
 void runWorkgroup(Workgroup &wg);
+/// Puts a workgroup (linearId and id[] set) in its initial state: LDS and
+/// scratch cleared, every wave at the entry point.
+void prepareWorkgroup(Workgroup &wg);
+/// Executes the instruction at w.pc (a timing model's step).
+void stepWave(Wave &w);
+/// Lets the waves waiting at s_barrier go on.
+void releaseBarrier(Workgroup &wg);
+/// Reports unbalanced barrier counts once every wave has ended.
+void checkBarrierBalance(Workgroup &wg);
+/// The watchdog's fault when a workgroup exceeds its instruction budget.
+void faultOnWatchdog(Workgroup &wg);
+
+/// What the workgroups the timing model ran left behind.
+struct TimedOutcome {
+  KernelCounters counters;
+  std::vector<SanitizerReport> reports;
+  uint64_t reportCount = 0;
+  std::vector<uint64_t> ran; ///< Linear ids, sorted.
+  std::string error;         ///< The fault that stopped the sample.
+};
+/// Runs the timing model's sample of the launch (`selected` when given,
+/// else the model's default sample) with the emulator as its functional
+/// core.
+llvm::Expected<timing::Prediction>
+runTimedSample(LaunchState &L, const KernelInfo &kernel,
+               const LaunchOptions &options, llvm::ArrayRef<uint64_t> selected,
+               TimedOutcome &outcome);
+
+// Timing-model probes: what the executing instruction did, recorded only
+// while a timing model drives the workgroup.
+
+/// A vector-memory instruction's lanes: `address(lane)` for each lane of
+/// `lanes`, `bytes` each.
+template <typename AddressOf>
+inline void probeVectorMemory(const Wave &w, uint64_t lanes, unsigned bytes,
+                              bool scratch, AddressOf address) {
+  timing::StepEffects *p = w.wg->probe;
+  if (!p)
+    return;
+  p->vmem = true;
+  p->vmemScratch = scratch;
+  p->vmemBytes = bytes;
+  p->vmemLanes = lanes;
+  forEachLane(lanes, [&](unsigned l) { p->vmemAddress[l] = address(l); });
+}
+inline void probeScalarMemory(const Wave &w, uint64_t address, unsigned bytes) {
+  if (timing::StepEffects *p = w.wg->probe) {
+    p->smem = true;
+    p->smemAddress = address;
+    p->smemBytes = bytes;
+  }
+}
 /// Records a direct-to-LDS write whose data is not there until vmcnt
 /// retires it.
 void noteDmaWrite(Wave &w, PendingOp &op, uint32_t address, unsigned size);

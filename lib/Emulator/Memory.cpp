@@ -475,6 +475,8 @@ static void computeAddresses(const Wave &w, const Instr &in, bool buffer,
       uint64_t a = hasSaddr ? sbase + v0[l] : (v0[l] | (uint64_t(v1[l]) << 32));
       out[l].address = a + int64_t(in.offset);
     });
+    probeVectorMemory(w, exec, memOf(in).bytes, false,
+                      [&](unsigned l) { return out[l].address; });
     return;
   }
   const Operand &rsrc = in.ops[L.rsrc];
@@ -497,6 +499,16 @@ static void computeAddresses(const Wave &w, const Instr &in, bool buffer,
     else
       a.inRange = index < numRecords && offset < stride;
   });
+  if (w.wg->probe) {
+    // Lanes whose whole access is out of range touch no memory.
+    uint64_t lanes = 0;
+    forEachLane(exec, [&](unsigned l) {
+      if (out[l].inRange && out[l].rangeOffset < out[l].numRecords)
+        lanes |= 1ull << l;
+    });
+    probeVectorMemory(w, lanes, memOf(in).bytes, false,
+                      [&](unsigned l) { return out[l].address; });
+  }
 }
 
 /// Whether a buffer access's component [offset, offset+size) is in range.
@@ -697,6 +709,9 @@ static void scratchAccessAll(Wave &w, const Instr &in, bool store) {
                                          : SrcView{&t[0], 0};
   uint32_t base = saddr.kind == OpKind::Sgpr ? readScalar(w, saddr) : 0;
   uint64_t exec = w.exec();
+  probeVectorMemory(w, exec, bytes, true, [&](unsigned l) {
+    return uint64_t(base + v[l] + uint32_t(in.offset));
+  });
   forEachLane(exec, [&](unsigned l) {
     uint32_t address = base + v[l] + uint32_t(in.offset);
     uint8_t *p = scratchAccess(w, in, address, bytes, l, store);

@@ -329,6 +329,7 @@ static void sLoad(Wave &w, const Instr &in) {
                  ? uint64_t(int64_t(int32_t(in.ops[2].imm)))
                  : readScalar(w, in.ops[2]);
   uint64_t address = base + offset + int64_t(in.offset);
+  probeScalarMemory(w, address, 4 * dwords);
   uint32_t numRecords = buffer ? readScalar(w, in.ops[1], 2) : ~0u;
   uint8_t *host = nullptr;
   bool inRange =

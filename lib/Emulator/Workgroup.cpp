@@ -361,6 +361,11 @@ void hk::emu::countLdsBankConflicts(Wave &w, const Instr &in,
   // The compiler's hk-lds-layout pass costs swizzles with the same model.
   LdsAccessCost cost =
       w.wg->launch->chip->lds.cost({addr0, addr1, mask, bytes, write});
+  if (timing::StepEffects *p = w.wg->probe) {
+    p->lds = true;
+    p->ldsPhases += cost.phases;
+    p->ldsConflictCycles += cost.conflictCycles;
+  }
   LdsConflictStats &stats = w.wg->ldsStats[in.pc];
   if (stats.mnemonic.empty())
     stats.mnemonic = in.mnemonic().str();
@@ -485,32 +490,43 @@ static Instr withIndexedVgprs(const Wave &w, const Instr &in) {
   return indexed;
 }
 
+/// Executes the instruction at w.pc: the body of every scheduler's loop.
+LLVM_ATTRIBUTE_ALWAYS_INLINE static void
+executeInstruction(Wave &w, const DecodedProgram &program, bool checkWaits) {
+  const Instr *in = program.at(w.pc);
+  if (!in) {
+    Instr where;
+    where.pc = w.pc;
+    where.text = "<no instruction>";
+    w.fault(where, "execution reached an address that holds no decoded "
+                   "instruction");
+    return;
+  }
+  w.pc = in->pc + in->size;
+  std::optional<Instr> indexed;
+  if (LLVM_UNLIKELY(w.gprIndexing) && isa::isVectorAlu(in->unit()))
+    in = &indexed.emplace(withIndexedVgprs(w, *in));
+  if (checkWaits && w.pendingCount)
+    for (unsigned i = in->numDsts; i < in->numOps; ++i)
+      checkPendingRead(w, *in, in->ops[i]);
+  in->fn(w, *in);
+  if (w.wg->launch->trace && w.id == 0 && w.wg->linearId == 0)
+    traceInstruction(w, *in);
+  ++w.wg->counters.mix[size_t(in->cls)];
+  ++w.executed;
+}
+
 static void runSlice(Wave &w, const DecodedProgram &program, unsigned budget,
                      bool checkWaits) {
-  KernelCounters &counters = w.wg->counters;
-  while (budget-- && w.state == Wave::Running) {
-    const Instr *in = program.at(w.pc);
-    if (!in) {
-      Instr where;
-      where.pc = w.pc;
-      where.text = "<no instruction>";
-      w.fault(where, "execution reached an address that holds no decoded "
-                     "instruction");
-      return;
-    }
-    w.pc = in->pc + in->size;
-    std::optional<Instr> indexed;
-    if (LLVM_UNLIKELY(w.gprIndexing) && isa::isVectorAlu(in->unit()))
-      in = &indexed.emplace(withIndexedVgprs(w, *in));
-    if (checkWaits && w.pendingCount)
-      for (unsigned i = in->numDsts; i < in->numOps; ++i)
-        checkPendingRead(w, *in, in->ops[i]);
-    in->fn(w, *in);
-    if (w.wg->launch->trace && w.id == 0 && w.wg->linearId == 0)
-      traceInstruction(w, *in);
-    ++counters.mix[size_t(in->cls)];
-    ++w.executed;
-  }
+  while (budget-- && w.state == Wave::Running)
+    executeInstruction(w, program, checkWaits);
+}
+
+void hk::emu::stepWave(Wave &w) {
+  const LaunchState &L = *w.wg->launch;
+  executeInstruction(w, *L.program, L.sanitize.waitcnt);
+  if (++w.wg->executed > L.watchdog && w.state != Wave::Faulted)
+    faultOnWatchdog(*w.wg);
 }
 
 /// Outstanding LDS accesses still complete after the wave passes a barrier:
@@ -522,7 +538,7 @@ static void carryOutstandingLdsAccesses(Wave &w) {
         noteLdsAccess(w, op.pc, address, size, op.ldsWrite || op.dma, -1);
 }
 
-static void releaseBarrier(Workgroup &wg) {
+void hk::emu::releaseBarrier(Workgroup &wg) {
   unsigned waiting = 0, ended = 0;
   for (unsigned i = 0; i < wg.numWaves; ++i) {
     Wave &w = *wg.waves[i];
@@ -551,7 +567,7 @@ static void releaseBarrier(Workgroup &wg) {
   }
 }
 
-static void checkBarrierBalance(Workgroup &wg) {
+void hk::emu::checkBarrierBalance(Workgroup &wg) {
   if (!wg.launch->sanitize.barrier || wg.numWaves < 2)
     return;
   unsigned lo = ~0u, hi = 0;
@@ -572,7 +588,7 @@ static void checkBarrierBalance(Workgroup &wg) {
                 llvm::Twine(hi) + ": barrier counts must match per wave");
 }
 
-void hk::emu::runWorkgroup(Workgroup &wg) {
+void hk::emu::prepareWorkgroup(Workgroup &wg) {
   const LaunchState &L = *wg.launch;
   uint64_t threads = L.block.count();
   wg.numWaves = unsigned((threads + kWaveSize - 1) / kWaveSize);
@@ -591,10 +607,29 @@ void hk::emu::runWorkgroup(Workgroup &wg) {
             0);
   wg.ldsDirtyEnd = 0;
   wg.dmaOutstanding = 0;
+  wg.executed = 0;
   wg.scratch.assign(size_t(wg.numWaves) * kWaveSize * wg.scratchPerLane, 0);
   for (unsigned i = 0; i < wg.numWaves; ++i)
     initializeWave(wg, *wg.waves[i], i);
+}
 
+void hk::emu::faultOnWatchdog(Workgroup &wg) {
+  const LaunchState &L = *wg.launch;
+  Wave &w = *wg.waves[0];
+  const Instr *in = L.program->at(w.pc);
+  Instr where;
+  where.pc = w.pc;
+  where.text = in ? in->text : "<no instruction>";
+  w.fault(in ? *in : where,
+          "watchdog: the workgroup executed more than " +
+              llvm::Twine(L.watchdog) +
+              " wave-instructions (a hang? raise the watchdog limit if "
+              "the kernel is just long)");
+}
+
+void hk::emu::runWorkgroup(Workgroup &wg) {
+  const LaunchState &L = *wg.launch;
+  prepareWorkgroup(wg);
   constexpr unsigned kSlice = 512;
   bool checkWaits = L.sanitize.waitcnt;
   uint64_t executed = 0;
@@ -613,16 +648,7 @@ void hk::emu::runWorkgroup(Workgroup &wg) {
       atBarrier += w.state == Wave::AtBarrier;
     }
     if (executed > L.watchdog) {
-      Wave &w = *wg.waves[0];
-      const Instr *in = L.program->at(w.pc);
-      Instr where;
-      where.pc = w.pc;
-      where.text = in ? in->text : "<no instruction>";
-      w.fault(in ? *in : where,
-              "watchdog: the workgroup executed more than " +
-                  llvm::Twine(L.watchdog) +
-                  " wave-instructions (a hang? raise the watchdog limit if "
-                  "the kernel is just long)");
+      faultOnWatchdog(wg);
       return;
     }
     if (running)

@@ -60,7 +60,9 @@ static cl::opt<unsigned> dynamicLds("dynamic-lds",
                                     cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     workgroups("workgroups",
-               cl::desc("Run only these linear workgroup ids (1,5,9)"),
+               cl::desc("Run only these linear workgroup ids (1,5,9); with "
+                        "--timing, 'sample' runs only the workgroups the "
+                        "model simulates"),
                cl::cat(category));
 static cl::opt<unsigned> threads("host-threads",
                                  cl::desc("Host threads (0: one per core)"),
@@ -100,6 +102,17 @@ static cl::list<std::string>
             cl::desc("Print a device global after the run: NAME:TYPE[:FILE] "
                      "(and write it to FILE)"),
             cl::cat(category));
+static cl::opt<bool>
+    timingOpt("timing",
+              cl::desc("Predict the launch's time on a device with the "
+                       "timing model (a prediction, not a measurement)"),
+              cl::cat(category));
+static cl::opt<std::string>
+    deviceOpt("device",
+              cl::desc("Device the timing model predicts for: mi300x, "
+                       "mi325x (gfx942), mi350x, mi355x (gfx950); default "
+                       "mi300x or mi355x"),
+              cl::cat(category));
 static cl::opt<unsigned> printCount("print",
                                     cl::desc("Output elements printed"),
                                     cl::init(8), cl::cat(category));
@@ -203,7 +216,26 @@ int main(int argc, char **argv) {
              "' (expected all, none, bounds, waitcnt, race, barrier)");
     }
   }
-  if (!workgroups.empty()) {
+  if (!deviceOpt.empty() && !timingOpt)
+    fail("--device selects the timing model's device; it needs --timing");
+  if (workgroups == "sample" && !timingOpt)
+    fail("--workgroups=sample runs the timing model's sample; it needs "
+         "--timing");
+  if (timingOpt) {
+    TimingRequest request;
+    if (!deviceOpt.empty()) {
+      request.device = timing::DeviceModel::lookup(deviceOpt);
+      if (!request.device)
+        fail("--device: unknown device '" + deviceOpt +
+             "' (known: " + timing::DeviceModel::knownNames() + ")");
+      if (request.device->chipName != chip.name)
+        fail("--device=" + deviceOpt + " is a " + request.device->chipName +
+             " device; the code object is for " + chip.name);
+    }
+    request.sampleOnly = workgroups == "sample";
+    options.timing = request;
+  }
+  if (!workgroups.empty() && workgroups != "sample") {
     SmallVector<StringRef> ids;
     StringRef(workgroups).split(ids, ',');
     for (StringRef id : ids) {
@@ -302,6 +334,8 @@ int main(int argc, char **argv) {
   else
     os << "sanitizers: clean\n";
   result.counters.print(os);
+  if (result.timing)
+    result.timing->print(os);
 
   if (asJson) {
     json::Object root{{"kernel", kernel->name},
@@ -314,6 +348,8 @@ int main(int argc, char **argv) {
                       {"reports", std::move(reportJson)},
                       {"total_reports", result.totalReports},
                       {"counters", result.counters.toJson()}};
+    if (result.timing)
+      root["timing"] = result.timing->toJson();
     outs() << formatv("{0:2}", json::Value(std::move(root))) << "\n";
   } else {
     outs() << text;

@@ -35,6 +35,7 @@
 
 #include "hk/Emulator/Counters.h"
 #include "hk/Runtime/CodeObject.h"
+#include "hk/Timing/Timing.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -135,6 +136,16 @@ struct SanitizerOptions {
   static SanitizerOptions none() { return {false, false, false, false}; }
 };
 
+/// Predicting the launch's time with the timing model (hk/Timing).
+struct TimingRequest {
+  /// The device to predict for; null: the chip's default (MI300X for
+  /// gfx942, MI355X for gfx950).
+  const timing::DeviceModel *device = nullptr;
+  /// Run only the workgroups the model simulates, not the rest of the
+  /// grid (for grids too large to emulate whole).
+  bool sampleOnly = false;
+};
+
 struct LaunchOptions {
   /// Bytes of LDS allocated at launch on top of the kernel's static LDS.
   uint32_t dynamicLdsBytes = 0;
@@ -156,6 +167,11 @@ struct LaunchOptions {
   /// kMaxPrivateSegmentBytes). A stack overflow is reported as a scratch
   /// access out of bounds.
   uint32_t stackBytes = kDefaultStackBytes;
+  /// Predicts the launch's time. The model runs its sample of workgroups
+  /// (or `onlyWorkgroups`, when given) itself, one instruction at a time;
+  /// they compute exactly what an untimed run computes, and the rest of
+  /// the selection runs as usual.
+  std::optional<TimingRequest> timing;
 };
 
 struct LaunchResult {
@@ -164,6 +180,8 @@ struct LaunchResult {
   uint64_t totalReports = 0;
   uint64_t workgroupsRun = 0;
   double seconds = 0;
+  /// The model's prediction, when LaunchOptions::timing asked for one.
+  std::optional<timing::Prediction> timing;
 };
 
 /// Builds the explicit part of a kernel's kernarg segment at the offsets the
