@@ -474,10 +474,25 @@ Value TileOrigin::contains(OpBuilder &b, Location loc, Value row,
                 {outerValid, ult(b, loc, row, rows), ult(b, loc, col, cols)});
 }
 
+/// How many of the indices from `base` on lie below `limit`: limit - base,
+/// or 0 when base is past it.
+static Value remainingFrom(OpBuilder &b, Location loc, Value base,
+                           Value limit) {
+  return arith::SelectOp::create(b, loc, ult(b, loc, base, limit),
+                                 arith::SubIOp::create(b, loc, limit, base),
+                                 constI32(b, loc, 0));
+}
+
 Value TileOrigin::containsTileElement(OpBuilder &b, Location loc, Value row,
                                       Value col) const {
-  return contains(b, loc, arith::AddIOp::create(b, loc, rowBase, row),
-                  arith::AddIOp::create(b, loc, colBase, col));
+  // Compared against what remains of the view past the tile's origin, not
+  // as rowBase + row < rows: the remainders depend only on the tile's
+  // (uniform) origin, so a loop moving the tile updates two scalars, and
+  // the lanes' row and column within the tile stay loop invariants.
+  return andAll(b, loc,
+                {outerValid,
+                 ult(b, loc, row, remainingFrom(b, loc, rowBase, rows)),
+                 ult(b, loc, col, remainingFrom(b, loc, colBase, cols))});
 }
 
 Value TileOrigin::tileElementOffset(OpBuilder &b, Location loc, Value row,
