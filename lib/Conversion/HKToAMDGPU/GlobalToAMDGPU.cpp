@@ -179,9 +179,195 @@ struct AtomicAddLowering : public OpConversionPattern<AtomicAddOp> {
   }
 };
 
+/// Where the rows of a gathered or scattered tile lie: per access unit of
+/// the lane, the matrix row its index vector names, whether that row is
+/// inside the view, and the element offset of the unit's first element.
+struct RowIndexedAccess {
+  ViewABI view;
+  ViewBuffer buffer;
+  TileOrigin origin;
+  Type memElem;
+  SmallVector<AccessUnit> units;
+  SmallVector<Value> unitOffsets; ///< Element offset of each unit.
+  SmallVector<Value> rowValid;    ///< Each unit's row is inside the view.
+  Value laneCol;                  ///< Matrix column of the lane's column 0.
+  /// Whole rows of the tile lie inside the view's columns and every unit
+  /// starts on a multiple of its width: vector accesses are exact.
+  Value columnsInside;
+};
+
+FailureOr<RowIndexedAccess> prepareRowIndexedAccess(OpBuilder &b, Location loc,
+                                                    Operation *op, Value view,
+                                                    ValueRange indices,
+                                                    Value rowIndices,
+                                                    RegisterTileType tile) {
+  const ChipInfo *chip = lookupTargetChip(op);
+  if (!chip)
+    return failure();
+  FailureOr<ViewABI> abi = getViewABI(b, loc, view);
+  if (failed(abi))
+    return failure();
+  RowIndexedAccess access;
+  access.view = *abi;
+  FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
+  access.memElem = getMemoryElementType(abi->type.getElementType());
+  access.buffer = makeViewBuffer(b, loc, access.view, access.memElem, *chip);
+  // The tile's origin with row 0: the index vector supplies the rows.
+  SmallVector<Value> withRow(indices.begin(), indices.end());
+  withRow.insert(withRow.end() - 1, arith::ConstantIndexOp::create(b, loc, 0));
+  access.origin =
+      locateTile(b, loc, access.view, withRow, tile.getRows(), tile.getCols());
+  LanePlacement lane = placeLane(b, loc, layout);
+  access.laneCol =
+      arith::AddIOp::create(b, loc, access.origin.colBase, lane.col);
+  Value laneOffset =
+      arith::AddIOp::create(b, loc, access.origin.offset, lane.col);
+  access.units = enumerateAccesses(layout, tile.getRows(), tile.getCols(),
+                                   getElementBytes(access.memElem));
+  for (const AccessUnit &unit : access.units) {
+    int64_t position =
+        layout.getVectorIndex(/*alongRows=*/true, unit.slot, tile.getCols());
+    Value row = vector::ExtractOp::create(b, loc, rowIndices, position);
+    access.rowValid.push_back(andAll(
+        b, loc,
+        {access.origin.outerValid, ult(b, loc, row, access.origin.rows)}));
+    Value rowOffset =
+        arith::MulIOp::create(b, loc, row, access.origin.rowStride);
+    access.unitOffsets.push_back(
+        addI32(b, loc, arith::AddIOp::create(b, loc, laneOffset, rowOffset),
+               unit.col));
+  }
+  int64_t width = access.units.empty() ? 1 : access.units.front().width;
+  SmallVector<Value> checks = {
+      ule(b, loc, addI32(b, loc, access.origin.colBase, tile.getCols()),
+          access.origin.cols)};
+  if (width > 1)
+    for (Value v : {access.origin.rowStride, access.origin.offset})
+      checks.push_back(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, loc, v, constI32(b, loc, width)),
+          constI32(b, loc, 0)));
+  access.columnsInside = andAll(b, loc, checks);
+  return access;
+}
+
+/// The buffer byte offset of element `e` of unit `u`, out of range when the
+/// element is outside the view.
+Value elementByteOffset(OpBuilder &b, Location loc,
+                        const RowIndexedAccess &access, size_t u, int64_t e) {
+  const AccessUnit &unit = access.units[u];
+  Value col = addI32(b, loc, access.laneCol, unit.col + e);
+  Value valid = andAll(
+      b, loc, {access.rowValid[u], ult(b, loc, col, access.origin.cols)});
+  return access.buffer.maskedOffset(b, loc, valid,
+                                    addI32(b, loc, access.unitOffsets[u], e));
+}
+
+struct GatherLowering : public OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterTileType tile = op.getType();
+    FailureOr<RowIndexedAccess> access =
+        prepareRowIndexedAccess(rewriter, loc, op, adaptor.getSource(),
+                                adaptor.getIndices(), adaptor.getRows(), tile);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op,
+                                         "no chip, or view not an argument");
+    auto vecType =
+        VectorType::get({tile.getNumElements() / 64}, access->memElem);
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{vecType},
+                                  access->columnsInside,
+                                  /*withElseRegion=*/true);
+    {
+      // Whole units: a row outside the view reads zeros as a whole.
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      Value result = zeroOf(rewriter, loc, vecType);
+      for (auto [u, unit] : llvm::enumerate(access->units)) {
+        Type type = unit.width == 1
+                        ? access->memElem
+                        : Type(VectorType::get({unit.width}, access->memElem));
+        Value offset = access->buffer.maskedOffset(
+            rewriter, loc, access->rowValid[u], access->unitOffsets[u]);
+        result = insertAt(rewriter, loc,
+                          access->buffer.load(rewriter, loc, type, offset),
+                          result, unit.slot);
+      }
+      scf::YieldOp::create(rewriter, loc, result);
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      Value result = zeroOf(rewriter, loc, vecType);
+      for (auto [u, unit] : llvm::enumerate(access->units))
+        for (int64_t e = 0; e < unit.width; ++e)
+          result = vector::InsertOp::create(
+              rewriter, loc,
+              access->buffer.load(
+                  rewriter, loc, access->memElem,
+                  elementByteOffset(rewriter, loc, *access, u, e)),
+              result, unit.slot + e);
+      scf::YieldOp::create(rewriter, loc, result);
+    }
+    rewriter.replaceOp(op, convertElements(rewriter, loc, ifOp.getResult(0),
+                                           tile.getElementType()));
+    return success();
+  }
+};
+
+struct ScatterLowering : public OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RegisterTileType tile = op.getValue().getType();
+    FailureOr<RowIndexedAccess> access =
+        prepareRowIndexedAccess(rewriter, loc, op, adaptor.getDest(),
+                                adaptor.getIndices(), adaptor.getRows(), tile);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op,
+                                         "no chip, or view not an argument");
+    Type destElem = op.getDest().getType().getElementType();
+    Value values = convertElements(rewriter, loc, adaptor.getValue(), destElem);
+    values = convertElements(rewriter, loc, values, access->memElem);
+    auto ifOp =
+        scf::IfOp::create(rewriter, loc, TypeRange{}, access->columnsInside,
+                          /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      for (auto [u, unit] : llvm::enumerate(access->units))
+        access->buffer.store(
+            rewriter, loc,
+            extractAt(rewriter, loc, values, unit.slot, unit.width),
+            access->buffer.maskedOffset(rewriter, loc, access->rowValid[u],
+                                        access->unitOffsets[u]));
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      for (auto [u, unit] : llvm::enumerate(access->units))
+        for (int64_t e = 0; e < unit.width; ++e)
+          access->buffer.store(
+              rewriter, loc,
+              vector::ExtractOp::create(rewriter, loc, values, unit.slot + e),
+              elementByteOffset(rewriter, loc, *access, u, e));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateGlobalPatterns(HKTypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<AtomicAddLowering>(converter, patterns.getContext());
+  patterns.add<AtomicAddLowering, GatherLowering, ScatterLowering>(
+      converter, patterns.getContext());
 }

@@ -322,7 +322,7 @@ void populateMathPatterns(HKTypeConverter &converter,
 /// Slices and concatenation.
 void populateTilePatterns(HKTypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
-/// Atomic adds into global memory.
+/// Atomic adds into global memory, gathers and scatters of rows.
 void populateGlobalPatterns(HKTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 /// Broadcasts, reductions, masks, online softmax and register vectors in

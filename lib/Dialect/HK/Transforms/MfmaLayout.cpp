@@ -272,6 +272,15 @@ private:
                 demands.push_back(
                     {r, r.getResult(), aligned(r.getTile(), r.alongRows())});
               })
+          // Each lane needs the indices of the rows it holds.
+          .Case([&](GatherOp g) {
+            demands.push_back({g, g.getRows(), aligned(g.getResult(), true),
+                               &g.getRowsMutable()});
+          })
+          .Case([&](ScatterOp sc) {
+            demands.push_back({sc, sc.getRows(), aligned(sc.getValue(), true),
+                               &sc.getRowsMutable()});
+          })
           .Case([&](SoftmaxOp sm) {
             for (Value v :
                  {sm.getSum(), sm.getNewMax(), sm.getNewSum(), sm.getRescale()})

@@ -54,4 +54,68 @@ def HK_AtomicAddOp : HK_Op<"atomic_add", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+class HK_RowIndexedOp<string mnemonic, list<Trait> traits = []>
+    : HK_Op<mnemonic, traits> {
+  code extraBaseClassDeclaration = [{
+    /// The register tile the op fills or writes out.
+    RegisterTileType getTileType();
+  }];
+  let extraClassDeclaration = extraBaseClassDeclaration;
+  let hasVerifier = 1;
+}
+
+def HK_GatherOp : HK_RowIndexedOp<"gather", [MemoryEffects<[MemRead]>]> {
+  let summary = "load a register tile whose rows are picked by an index vector";
+  let description = [{
+    Row `r` of the result is row `rows[r]` of the global view's matrix (its
+    last two dimensions), from the tile column `[..., j]` (the column index
+    counts in tiles of the result's width, as in `hk.load`; the indices
+    before it select the outer dimensions, in elements). `rows` is an `i32`
+    register vector with one entry per tile row, held alongside the tile's
+    rows (`hk-mfma-layout` aligns it). A row index outside the matrix
+    (negative, or at least its row count) reads a row of zeros, as do
+    columns past its edge. Position ids, variable-length batches and paged
+    key/value caches address their rows this way.
+
+    Float element types may differ, as in `hk.load`. Rows whose columns lie
+    inside the view are read with the same vector accesses as `hk.load`.
+
+    ```mlir
+    %k = hk.gather %K[%b, %c0] rows %ids
+        : !hk.gl<?x?x?xbf16>, !hk.rv<32xi32> -> !hk.rt<32x64xbf16, row>
+    ```
+  }];
+  let arguments = (ins HK_GlobalViewType:$source, Variadic<Index>:$indices,
+                       HK_RegisterVectorType:$rows);
+  let results = (outs HK_RegisterTileType:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `rows` $rows attr-dict `:`
+    qualified(type($source)) `,` qualified(type($rows)) `->`
+    qualified(type($result))
+  }];
+}
+
+def HK_ScatterOp : HK_RowIndexedOp<"scatter", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store the rows of a register tile where an index vector says";
+  let description = [{
+    The inverse of `hk.gather`: row `r` of the tile is written to row
+    `rows[r]` of the view's matrix. Rows whose index lies outside the
+    matrix, and columns past its edge, are not written. When two rows of
+    the tile (or of tiles scattered concurrently) name the same matrix row,
+    which write remains is unspecified.
+
+    ```mlir
+    hk.scatter %t, %Out[%c0] rows %ids
+        : !hk.rt<32x64xf32, row>, !hk.rv<32xi32> -> !hk.gl<?x?xbf16>
+    ```
+  }];
+  let arguments = (ins HK_RegisterTileType:$value, HK_GlobalViewType:$dest,
+                       Variadic<Index>:$indices, HK_RegisterVectorType:$rows);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` `rows` $rows attr-dict `:`
+    qualified(type($value)) `,` qualified(type($rows)) `->`
+    qualified(type($dest))
+  }];
+}
+
 #endif // HK_GLOBAL_OPS_TD
