@@ -120,8 +120,8 @@ inline float roundPairToF32(double hi, double lo) {
   return lo > 0 ? up : down;
 }
 
-/// a * b + c for f16 values (held exactly in f32), rounded once to f16 and
-/// returned as an f32: the product is exact in double, the sum's rounding
+/// a * b + c for f16 or f32 values, rounded once to f16 and returned as an
+/// f32: the product is exact in double, the sum's rounding
 /// error (Knuth's TwoSum) is kept in the last bit (round to odd), so that
 /// the one conversion to f16 rounds as the exact value would.
 inline float fmaF16(float a, float b, float c) {

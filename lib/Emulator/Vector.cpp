@@ -1132,6 +1132,38 @@ static void valuPkF32(Wave &w, const Instr &in, unsigned n, F f) {
   });
 }
 
+/// v_fma_mix_f32, v_fma_mixlo_f16, v_fma_mixhi_f16: S0 * S1 + S2 fused,
+/// source i the f16 half op_sel picks where op_sel_hi bit i is set, else
+/// an f32; neg_hi takes a source's absolute value, neg_lo negates it. The
+/// f32 form rounds once to f32; mixlo/mixhi round once to f16 into the low
+/// or high half, keeping the other.
+enum class MixDst { F32, Lo, Hi };
+template <MixDst Dst> static void vFmaMix(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 3, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    float x[3];
+    for (unsigned i = 0; i < 3; ++i) {
+      uint32_t v = s.src[i][l];
+      x[i] = (in.opSelHi >> i) & 1
+                 ? f16ToF32(uint16_t((in.opSel >> i) & 1 ? v >> 16 : v))
+                 : bitsToF32(v);
+      if ((in.negHi >> i) & 1)
+        x[i] = std::fabs(x[i]);
+      if ((in.negLo >> i) & 1)
+        x[i] = -x[i];
+    }
+    if (Dst == MixDst::F32) {
+      dst[l] = f32ToBits(applyOutputMods(std::fma(x[0], x[1], x[2]), in));
+      return;
+    }
+    uint16_t h = f32ToF16(applyOutputMods(fmaF16(x[0], x[1], x[2]), in));
+    dst[l] = Dst == MixDst::Lo ? (dst[l] & 0xffff0000u) | h
+                               : (dst[l] & 0xffffu) | (uint32_t(h) << 16);
+  });
+}
+
 static void vPkMovB32(Wave &w, const Instr &in) {
   const Operand *o = srcOperands(in);
   uint32_t tmp[4] = {0, 0, 0, 0};

@@ -750,10 +750,12 @@ TEST(InstructionCoverage, EveryListedInstructionHasACase) {
     if (!coveredMnemonics("gfx942").count(d.mnemonic.str()) &&
         !coveredMnemonics("gfx950").count(d.mnemonic.str()))
       missing.push_back(d.mnemonic.str());
-  // Reported, and enforced once the whole table has cases (see
-  // scripts/isa-coverage.py for the figures).
-  if (!missing.empty())
-    GTEST_SKIP() << missing.size()
-                 << " listed instructions have no case yet, e.g. "
-                 << missing.front();
+  // Every instruction the emulator executes has a case: a handler added
+  // to a .def without one fails here (scripts/isa-coverage.py prints the
+  // figures per family).
+  std::string names;
+  for (size_t i = 0; i < missing.size() && i < 20; ++i)
+    names += " " + missing[i];
+  EXPECT_TRUE(missing.empty())
+      << missing.size() << " listed instructions have no case:" << names;
 }

@@ -11,9 +11,9 @@
 //   NaN is the min3); v_minimum3/v_maximum3 (gfx950) as IEEE 754-2019
 //   minimum/maximum: any NaN gives a NaN, -0 below +0;
 // - division: v_div_scale, v_div_fmas and v_div_fixup run as the sequences
-//   LLVM emits for f32 and f64 fdiv (with v_rcp and v_fma), whose quotient
-//   must be APFloat's correctly rounded one for every pair of edge values,
-//   plus v_div_fixup's special cases from the pseudocode;
+//   LLVM emits for f16, f32 and f64 fdiv (with v_rcp, v_fma, v_fma_mix),
+//   whose quotient must be APFloat's correctly rounded one for every pair
+//   of edge values, plus v_div_fixup's special cases from the pseudocode;
 // - packing conversions: APFloat conversions (round to nearest even, or
 //   toward zero for pkrtz), the norm forms as round(clamp(x) * 32767 or
 //   65535), integer packs saturating.
@@ -566,16 +566,32 @@ v_fma_f64 v[4:5], -v[4:5], v[10:11], v[8:9]
 v_div_fmas_f64 v[4:5], v[4:5], v[6:7], v[10:11]
 v_div_fixup_f64 v[0:1], v[4:5], v[2:3], v[0:1])";
 
+const char *const kDivF16 = R"(v_cvt_f32_f16 v2, v1
+v_cvt_f32_f16 v3, v0
+v_rcp_f32 v2, v2
+v_mul_f32 v3, v3, v2
+v_fma_mix_f32 v4, -v1, v3, v0 op_sel_hi:[1,0,1]
+v_fmac_f32 v3, v4, v2
+v_fma_mix_f32 v4, -v1, v3, v0 op_sel_hi:[1,0,1]
+v_mul_f32 v2, v4, v2
+v_and_b32 v2, 0xff800000, v2
+v_add_f32 v2, v2, v3
+v_cvt_f16_f32 v2, v2
+v_div_fixup_f16 v0, v2, v1, v0)";
+
 /// Runs the division sequence of `fmt` over every pair of edge values and
 /// random pairs; each lane must hold the correctly rounded quotient (any
 /// NaN where it is a NaN).
 void checkDivision(SingleWave &sw, Fmt fmt) {
   Wave &w = sw.wave();
   bool f64 = fmt == Fmt::F64;
-  const char *sequence = f64 ? kDivF64 : kDivF32;
+  const char *sequence = f64 ? kDivF64 : fmt == Fmt::F16 ? kDivF16 : kDivF32;
   auto input = floatInputs(fmt);
   unsigned rounds = floatRounds(fmt, 6);
-  Mismatches bad(std::string("division sequence ") + (f64 ? "f64" : "f32"));
+  Mismatches bad(std::string("division sequence ") + (f64 ? "f64"
+                                                      : fmt == Fmt::F16
+                                                          ? "f16"
+                                                          : "f32"));
   for (unsigned round = 0; round < rounds; ++round) {
     uint64_t num[64], den[64];
     for (unsigned l = 0; l < 64; ++l) {
@@ -595,7 +611,7 @@ void checkDivision(SingleWave &sw, Fmt fmt) {
       ADD_FAILURE() << llvm::toString(std::move(error));
       return;
     }
-    uint64_t mask = f64 ? ~0ull : 0xffffffff;
+    uint64_t mask = f64 ? ~0ull : fmt == Fmt::F16 ? 0xffff : 0xffffffff;
     for (unsigned l = 0; l < 64; ++l) {
       uint64_t got = f64 ? w.v[0][l] | (uint64_t(w.v[1][l]) << 32) : w.v[0][l];
       APFloat q = toAPFloat(fmt, num[l] & mask);
@@ -641,6 +657,8 @@ void testDivFixupF16(SingleWave &sw, const char *mnemonic) {
     return ieee(q);
   };
   checkLanes(sw, spec);
+  // And LLVM's f16 fdiv sequence (v_rcp_f32, v_fma_mix_f32 refinements).
+  checkDivision(sw, Fmt::F16);
 }
 
 /// v_div_fixup_f32's special cases (AMD's pseudocode): NaN sources give a

@@ -306,6 +306,72 @@ void testDot2(SingleWave &sw, const char *mnemonic) {
   checkLanes(sw, spec);
 }
 
+// Mixed precision
+// ----------------------------------------------------------------
+
+/// v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16: a fused S0 * S1 + S2
+/// of f16 (op_sel_hi set: the half op_sel picks) and f32 sources, rounded
+/// once to f32 or to f16 (into one half, the other kept). The reference
+/// is APFloat's fused multiply-add in IEEE quad rounded to odd (truncated,
+/// its last bit set when inexact), converted once: as good as the exact
+/// value for any narrower result.
+void testFmaMix(SingleWave &sw, const char *mnemonic) {
+  std::string name = mnemonic;
+  Fmt dst = name == "v_fma_mix_f32" ? Fmt::F32 : Fmt::F16;
+  bool hiHalf = name == "v_fma_mixhi_f16";
+  struct Form {
+    std::string suffix;
+    unsigned opSel, opSelHi;
+    bool negA, absB;
+  } forms[] = {
+      {"v0, v2, v4, v6 op_sel_hi:[1,1,1]", 0, 7, false, false},
+      {"v0, v2, v4, v6 op_sel:[1,0,1] op_sel_hi:[1,0,1]", 5, 5, false, false},
+      {"v0, -v2, |v4|, v6 op_sel:[0,1,0] op_sel_hi:[1,1,0]", 2, 3, true, true},
+      {"v0, v2, v4, v6", 0, 0, false, false}};
+  for (const Form &f : forms) {
+    LaneSpec spec;
+    spec.text = name + " " + f.suffix;
+    spec.numSrcs = 3;
+    spec.dst = Fmt::B32;
+    spec.input = [f](unsigned i, unsigned op) -> uint64_t {
+      if ((f.opSelHi >> op) & 1)
+        return f16Input(i, op) | (uint32_t(f16Input(i * 5 + 1, op)) << 16);
+      return f32Input(i, op);
+    };
+    spec.rounds = f16Rounds(1);
+    spec.ref = [f, dst, hiHalf](const uint64_t *s, uint64_t old) {
+      const llvm::fltSemantics &quad = APFloat::IEEEquad();
+      APFloat x[3] = {APFloat(quad), APFloat(quad), APFloat(quad)};
+      for (unsigned i = 0; i < 3; ++i) {
+        bool isHalf = (f.opSelHi >> i) & 1;
+        uint64_t bits = isHalf ? (s[i] >> (16 * ((f.opSel >> i) & 1))) & 0xffff
+                               : s[i] & 0xffffffff;
+        APFloat v = toAPFloat(isHalf ? Fmt::F16 : Fmt::F32, bits);
+        bool lost;
+        v.convert(quad, APFloat::rmNearestTiesToEven, &lost);
+        if (i == 1 && f.absB)
+          v.clearSign();
+        if (i == 0 && f.negA)
+          v.changeSign();
+        x[i] = v;
+      }
+      APFloat::opStatus status =
+          x[0].fusedMultiplyAdd(x[1], x[2], APFloat::rmTowardZero);
+      if ((status & APFloat::opInexact) && x[0].isFiniteNonZero())
+        x[0] = APFloat(quad, x[0].bitcastToAPInt() | 1);
+      Expect e = ieee(apConvert(x[0], dst));
+      if (dst == Fmt::F32)
+        return e;
+      if (e.kind != Expect::Exact) // A NaN half: not checked.
+        return Expect::skip();
+      uint32_t h = uint32_t(e.bits);
+      return Expect::exact(hiHalf ? (old & 0xffff) | (h << 16)
+                                  : (old & 0xffff0000u) | h);
+    };
+    checkLanes(sw, spec);
+  }
+}
+
 std::vector<InstructionCase> vop3pCases() {
   std::vector<InstructionCase> cases;
   for (const auto &entry : int16Ops())
@@ -320,6 +386,9 @@ std::vector<InstructionCase> vop3pCases() {
     cases.push_back({name, kBothChips, testPkF32});
   cases.push_back({"v_dot2_f32_f16", kBothChips, testDot2});
   cases.push_back({"v_dot2_f32_bf16", "gfx950", testDot2});
+  for (const char *name :
+       {"v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16"})
+    cases.push_back({name, kBothChips, testFmaMix});
   return cases;
 }
 
