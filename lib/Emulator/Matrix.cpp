@@ -49,8 +49,12 @@ MfmaLocation hk::emu::mfmaDLocation(const MfmaInstr &instr, unsigned i,
                                     unsigned j, unsigned block) {
   unsigned regScale = instr.acc == MfmaElement::F64 ? 2 : 1;
   if (instr.m == 4) {
-    // 4x4 blocks sit side by side across the lanes.
-    return {regScale * i, j + 4 * block, 0};
+    // 4x4 blocks sit side by side across the lanes. f64 results (4
+    // blocks, one register pair) put row i in lanes 16i..16i+15, as its A
+    // operand puts k; f32 ones (16 blocks) row i in register i.
+    if (instr.acc == MfmaElement::F64)
+      return {0, j + 4 * block + 16 * i, 0};
+    return {i, j + 4 * block, 0};
   }
   unsigned n = instr.n;
   unsigned groups = 64 / n;

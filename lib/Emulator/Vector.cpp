@@ -1098,6 +1098,47 @@ static void valuPk16(Wave &w, const Instr &in, unsigned n, bool isFloat, F f) {
     });                                                                        \
   }
 
+/// An integer add or subtract (reversed: b - a) in T: wrapping, or with
+/// clamp saturating to T's range (LLVM selects the clamp forms for
+/// llvm.[us]{add,sub}.sat).
+template <typename T, bool Subtract, bool Reverse>
+static T addSubInt(T a, T b, bool clamp) {
+  if (Reverse)
+    std::swap(a, b);
+  int64_t r = Subtract ? int64_t(a) - int64_t(b) : int64_t(a) + int64_t(b);
+  if (clamp)
+    r = std::clamp<int64_t>(r, std::numeric_limits<T>::min(),
+                            std::numeric_limits<T>::max());
+  return T(r);
+}
+
+/// v_add_u32/v_sub_u32/v_subrev_u32 and v_add_i32/v_sub_i32.
+template <typename T, bool Subtract, bool Reverse>
+static void vAddSub32(Wave &w, const Instr &in) {
+  bool clamp = in.clamp;
+  valuU32<2>(w, in, [clamp](uint32_t a, uint32_t b, uint32_t) {
+    return uint32_t(addSubInt<T, Subtract, Reverse>(T(a), T(b), clamp));
+  });
+}
+
+/// v_add_u16/v_sub_u16/v_subrev_u16: the halves op_sel picks, the result's
+/// high half zeroed.
+template <bool Subtract, bool Reverse>
+static void vAddSubU16(Wave &w, const Instr &in) {
+  valuU32<2>(w, in, [&in](uint32_t a, uint32_t b, uint32_t) {
+    return uint32_t(addSubInt<uint16_t, Subtract, Reverse>(
+        half(a, in, 0), half(b, in, 1), in.clamp));
+  });
+}
+
+/// v_pk_add/sub_u16 and _i16.
+template <typename T, bool Subtract>
+static void vPkAddSub(Wave &w, const Instr &in) {
+  valuPk16(w, in, 2, false, [&in](uint16_t a, uint16_t b, uint16_t) {
+    return uint16_t(addSubInt<T, Subtract, false>(T(a), T(b), in.clamp));
+  });
+}
+
 /// Packed f32 (v_pk_fma_f32 and kin): 64-bit operands, op_sel picks the
 /// dword of each source for the low result, op_sel_hi for the high one.
 template <typename F>
@@ -1237,19 +1278,6 @@ static void vBitop3B16(Wave &w, const Instr &in) {
 }
 
 static void vNop(Wave &, const Instr &) {}
-
-/// v_add_i32 / v_sub_i32: wrapping, or saturating to the i32 range with
-/// clamp.
-template <bool Subtract> static void vAddSubI32(Wave &w, const Instr &in) {
-  bool clamp = in.clamp;
-  valuU32<2>(w, in, [clamp](uint32_t a, uint32_t b, uint32_t) {
-    int64_t x = int32_t(a), y = int32_t(b);
-    int64_t r = Subtract ? x - y : x + y;
-    if (clamp)
-      r = std::clamp<int64_t>(r, INT32_MIN, INT32_MAX);
-    return uint32_t(r);
-  });
-}
 
 /// v_bfe_{u32,i32}: the `width` bits of `value` from bit `offset`.
 static uint32_t bitfieldExtractU32(uint32_t value, uint32_t offset,

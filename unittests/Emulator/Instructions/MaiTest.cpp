@@ -4,7 +4,8 @@
 // wave), checked two ways against references that do not come from the
 // emulator:
 // - uniform operands: every A element 1, every B element 0.5 (2 for
-//   integers), every C element 0.25 (3): each element of every block's D
+//   integers), every C element 0.25 (3), then other values (so that no
+//   earlier result passes for this one): each element of every block's D
 //   must be C + K * A * B exactly, in every D register of every lane (the
 //   shape, the element decoding and the accumulation, whatever the
 //   layout);
@@ -149,16 +150,16 @@ void fillUniform(Wave &w, unsigned first, unsigned regs, unsigned bits,
       w.v[first + r][l] = uint32_t(word);
 }
 
-void testUniform(SingleWave &sw, const std::string &mnemonic) {
+void testUniform(SingleWave &sw, const std::string &mnemonic, double a,
+                 double b, double c) {
   Shape s = parseShape(mnemonic);
   ASSERT_NE(s.m, 0u) << mnemonic;
   Operands o = operandsOf(mnemonic, s);
   Wave &w = sw.wave();
   bool integer = s.dstType == "i32";
-  double a = 1, b = integer ? 2 : 0.5, c = integer ? 3 : 0.25;
   fillUniform(w, kA, o.aRegs, elementBits(s.srcA), encode(sw, s.srcA, a));
   fillUniform(w, kB, o.bRegs, elementBits(s.srcB), encode(sw, s.srcB, b));
-  uint64_t cBits = integer              ? uint64_t(3)
+  uint64_t cBits = integer              ? uint64_t(int64_t(c)) & 0xffffffff
                    : s.dstType == "f64" ? fromAPFloat(APFloat(c))
                                         : fromAPFloat(APFloat(float(c)));
   fillUniform(w, kD, o.dRegs, s.dstType == "f64" ? 64 : 32, cBits);
@@ -303,7 +304,12 @@ void testLayout(SingleWave &sw, const std::string &mnemonic) {
 }
 
 void testMfma(SingleWave &sw, const char *mnemonic) {
-  testUniform(sw, mnemonic);
+  // Twice with other values, so that a result left over from the first
+  // (or from any earlier MFMA) cannot pass for the second.
+  bool integer = parseShape(mnemonic).dstType == "i32";
+  testUniform(sw, mnemonic, 1, integer ? 2 : 0.5, integer ? 3 : 0.25);
+  testUniform(sw, mnemonic, integer ? -1 : 0.5, integer ? 2 : -2,
+              integer ? -5 : 0.75);
   testLayout(sw, mnemonic);
 }
 

@@ -126,6 +126,27 @@ void testIntOp(SingleWave &sw, const char *mnemonic) {
     };
     checkLanes(sw, spec);
   }
+  // Adds and subtracts saturate with clamp (unsigned).
+  llvm::StringRef name(mnemonic);
+  if (!name.contains("_add_u") && !name.contains("_sub"))
+    return;
+  if (!name.ends_with("u32") && !name.ends_with("u16"))
+    return;
+  LaneSpec spec;
+  spec.text = std::string(mnemonic) + "_e64 v0, v2, v4 clamp";
+  spec.dst = is16 ? Fmt::B16 : Fmt::B32;
+  spec.input = [](unsigned i, unsigned op) -> uint64_t {
+    return intInput(i, op);
+  };
+  spec.rounds = 3;
+  bool sub = name.contains("sub"), rev = name.contains("subrev");
+  spec.ref = [is16, sub, rev](const uint64_t *s, uint64_t) {
+    uint64_t mask = is16 ? 0xffff : 0xffffffff;
+    int64_t a = s[rev ? 1 : 0] & mask, b = s[rev ? 0 : 1] & mask;
+    int64_t r = sub ? a - b : a + b;
+    return Expect::exact(uint64_t(std::clamp<int64_t>(r, 0, int64_t(mask))));
+  };
+  checkLanes(sw, spec);
 }
 
 /// The SGPR and inline-constant forms of src0 (the e32 encoding's only

@@ -160,6 +160,29 @@ void testInt16(SingleWave &sw, const char *mnemonic) {
         return Expect::exact(ref(h[0], h[1], h[2]) & 0xffff);
       },
       3);
+  // Adds and subtracts saturate with clamp (to the u16 or i16 range).
+  llvm::StringRef name(mnemonic);
+  if (!name.contains("_add_") && !name.contains("_sub_"))
+    return;
+  bool sub = name.contains("_sub_"), isSigned = name.ends_with("i16");
+  LaneSpec spec;
+  spec.text = std::string(mnemonic) + " v0, v2, v4 clamp";
+  spec.input = [](unsigned i, unsigned op) -> uint64_t {
+    return intInput(i, op) ^ intInput(i + 7, op) << 16;
+  };
+  spec.rounds = 3;
+  spec.ref = [sub, isSigned](const uint64_t *s, uint64_t) {
+    uint64_t r = 0;
+    for (unsigned h = 0; h < 2; ++h) {
+      uint16_t x = s[0] >> (16 * h), y = s[1] >> (16 * h);
+      int64_t a = isSigned ? int16_t(x) : x, b = isSigned ? int16_t(y) : y;
+      int64_t v = std::clamp<int64_t>(
+          sub ? a - b : a + b, isSigned ? -32768 : 0, isSigned ? 32767 : 65535);
+      r |= uint64_t(uint16_t(v)) << (16 * h);
+    }
+    return Expect::exact(r);
+  };
+  checkLanes(sw, spec);
 }
 
 // f16
