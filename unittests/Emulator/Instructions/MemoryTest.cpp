@@ -12,7 +12,8 @@
 // - atomics: every lane its own address; memory and (sc0/rtn forms) the
 //   returned old value against host arithmetic from AMD's ISA reference
 //   (inc: old >= data ? 0 : old + 1; dec: old == 0 || old > data ? data :
-//   old - 1; cmpswap: old == cmp ? src : old);
+//   old - 1; cmpswap: old == cmp ? src : old; pk_add_f16/bf16: each half
+//   added with round to nearest even);
 // - ds_read2/write2 (offsets in elements, st64 in 64-element units),
 //   ds_permute/bpermute (byte addresses / 4, modulo 64), ds_swizzle (the
 //   quad-permute and bit-mask modes), the gfx950 transposing reads and
@@ -325,7 +326,9 @@ enum class Op {
   CmpSwap,
   AddF32,
   MinF32,
-  MaxF32
+  MaxF32,
+  PkAddF16,
+  PkAddBf16
 };
 
 Op opOf(llvm::StringRef mnemonic) {
@@ -334,17 +337,30 @@ Op opOf(llvm::StringRef mnemonic) {
     stripped.erase(rtn, 4);
   llvm::StringRef name(stripped);
   static const std::pair<const char *, Op> ops[] = {
-      {"add_f32", Op::AddF32}, {"min_f32", Op::MinF32},
-      {"max_f32", Op::MaxF32}, {"cmpswap", Op::CmpSwap},
-      {"cmpst", Op::CmpSwap},  {"wrxchg", Op::Swap},
-      {"swap", Op::Swap},      {"smin", Op::SMin},
-      {"smax", Op::SMax},      {"umin", Op::UMin},
-      {"umax", Op::UMax},      {"min_i32", Op::SMin},
-      {"max_i32", Op::SMax},   {"min_u32", Op::UMin},
-      {"max_u32", Op::UMax},   {"add", Op::Add},
-      {"sub", Op::Sub},        {"and", Op::And},
-      {"xor", Op::Xor},        {"or", Op::Or},
-      {"inc", Op::Inc},        {"dec", Op::Dec}};
+      {"pk_add_f16", Op::PkAddF16},
+      {"pk_add_bf16", Op::PkAddBf16},
+      {"add_f32", Op::AddF32},
+      {"min_f32", Op::MinF32},
+      {"max_f32", Op::MaxF32},
+      {"cmpswap", Op::CmpSwap},
+      {"cmpst", Op::CmpSwap},
+      {"wrxchg", Op::Swap},
+      {"swap", Op::Swap},
+      {"smin", Op::SMin},
+      {"smax", Op::SMax},
+      {"umin", Op::UMin},
+      {"umax", Op::UMax},
+      {"min_i32", Op::SMin},
+      {"max_i32", Op::SMax},
+      {"min_u32", Op::UMin},
+      {"max_u32", Op::UMax},
+      {"add", Op::Add},
+      {"sub", Op::Sub},
+      {"and", Op::And},
+      {"xor", Op::Xor},
+      {"or", Op::Or},
+      {"inc", Op::Inc},
+      {"dec", Op::Dec}};
   for (const auto &[key, op] : ops)
     if (name.contains(key))
       return op;
@@ -391,6 +407,19 @@ uint64_t applyAtomic(Op op, uint64_t old, uint64_t data, uint64_t cmp,
     r.add(f(data), APFloat::rmNearestTiesToEven);
     return fromAPFloat(r);
   }
+  case Op::PkAddF16:
+  case Op::PkAddBf16: {
+    // Each half added with round to nearest even.
+    Fmt half = op == Op::PkAddF16 ? Fmt::F16 : Fmt::BF16;
+    uint64_t r = 0;
+    for (unsigned h = 0; h < 2; ++h) {
+      APFloat x = toAPFloat(half, (old >> (16 * h)) & 0xffff);
+      x.add(toAPFloat(half, (data >> (16 * h)) & 0xffff),
+            APFloat::rmNearestTiesToEven);
+      r |= (fromAPFloat(x) & 0xffff) << (16 * h);
+    }
+    return r;
+  }
   case Op::MinF32:
     return f(data).compare(f(old)) == APFloat::cmpLessThan ? data : old;
   case Op::MaxF32:
@@ -405,6 +434,7 @@ void testAtomic(SingleWave &sw, const char *mnemonic) {
   Op op = opOf(name);
   bool wide = name.ends_with("_x2") || name.ends_with("b64");
   bool isFloat = op == Op::AddF32 || op == Op::MinF32 || op == Op::MaxF32;
+  bool packed = op == Op::PkAddF16 || op == Op::PkAddBf16;
   unsigned size = wide ? 8 : 4, n = wide ? 2 : 1;
   Wave &w = sw.wave();
   Memory m = setUp(sw, space);
@@ -416,6 +446,19 @@ void testAtomic(SingleWave &sw, const char *mnemonic) {
     std::vector<uint64_t> old(64), data(64), cmp(64);
     for (unsigned l = 0; l < 64; ++l) {
       auto value = [&](unsigned salt) -> uint64_t {
+        if (packed) { // Two moderate halves (sums round, none is NaN).
+          uint64_t r = 0;
+          for (unsigned h = 0; h < 2; ++h) {
+            APFloat v(float(int(mixBits(l * 7 + salt * 3 + h) % 4001) - 2000) /
+                      64.0f);
+            bool lost;
+            v.convert(op == Op::PkAddF16 ? APFloat::IEEEhalf()
+                                         : APFloat::BFloat(),
+                      APFloat::rmNearestTiesToEven, &lost);
+            r |= (fromAPFloat(v) & 0xffff) << (16 * h);
+          }
+          return r;
+        }
         if (isFloat)
           return f32Input(l + 64 * salt, salt) & 0x7fffffffu
                      ? uint32_t(fromAPFloat(APFloat(
