@@ -233,6 +233,97 @@ struct ReduceLowering : public OpConversionPattern<SourceOp> {
   }
 };
 
+/// Of two (value, index) candidates (scalars or vectors), the one
+/// numpy's argmax (`isMax`) or argmin keeps: the better value, a NaN over
+/// any number, and the smaller index among equals (NaNs equal each other).
+std::pair<Value, Value> combineArg(OpBuilder &b, Location loc, bool isMax,
+                                   Value a, Value ia, Value c, Value ic) {
+  using P = arith::CmpFPredicate;
+  auto cmp = [&](P p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y).getResult();
+  };
+  Value nanA = cmp(P::UNO, a, a), nanC = cmp(P::UNO, c, c);
+  Value better = cmp(isMax ? P::OGT : P::OLT, c, a);
+  Value equal = arith::OrIOp::create(b, loc, cmp(P::OEQ, c, a),
+                                     arith::AndIOp::create(b, loc, nanA, nanC));
+  Value earlier =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ic, ia);
+  Value notNanA = cmp(P::ORD, a, a);
+  Value takeC = arith::OrIOp::create(
+      b, loc,
+      arith::OrIOp::create(b, loc, arith::AndIOp::create(b, loc, nanC, notNanA),
+                           better),
+      arith::AndIOp::create(b, loc, equal, earlier));
+  return {arith::SelectOp::create(b, loc, takeC, c, a),
+          arith::SelectOp::create(b, loc, takeC, ic, ia)};
+}
+
+/// Argmax and argmin: each lane reduces its own (value, index) pairs per
+/// row (column), then exchanges them with the lanes holding other columns
+/// (rows) of the same rows (columns), as reduceTile does for values.
+template <typename SourceOp>
+struct ArgReduceLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    bool rows = SourceOp::alongRows(), isMax = SourceOp::isMax();
+    RegisterTileType tileType = op.getTile().getType();
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
+    Alignment align = alignmentOf(tileType, rows);
+    Value tile = convertElements(b, loc, adaptor.getTile(), b.getF32Type());
+    SlotPlacement slots = placeSlots(b, loc, tileType);
+    Value laneIndex = rows ? slots.lane.col : slots.lane.row;
+
+    SmallVector<std::optional<std::pair<Value, Value>>> best(
+        align.vectorSlots());
+    for (int64_t slot = 0; slot < align.tileSlots(); ++slot) {
+      Value value = vector::ExtractOp::create(b, loc, tile, slot);
+      Value index =
+          addI32(b, loc, laneIndex,
+                 rows ? slots.colOffsets[slot] : slots.rowOffsets[slot]);
+      auto &current = best[align.vectorIndex(slot)];
+      current = current ? combineArg(b, loc, isMax, current->first,
+                                     current->second, value, index)
+                        : std::make_pair(value, index);
+    }
+    SmallVector<Value> values, indices;
+    for (auto &entry : best) {
+      values.push_back(entry->first);
+      indices.push_back(entry->second);
+    }
+    int64_t n = values.size();
+    Value value = vector::FromElementsOp::create(
+        b, loc, VectorType::get({n}, b.getF32Type()), values);
+    Value index = vector::FromElementsOp::create(
+        b, loc, VectorType::get({n}, b.getI32Type()), indices);
+    auto f32Vec = VectorType::get({n}, b.getF32Type());
+    unsigned mask = align.layout.getReductionLaneMask(rows);
+    unsigned reduced = 0;
+    for (unsigned bit = 1; bit < 64; bit <<= 1) {
+      if (!(mask & bit))
+        continue;
+      // Indices travel as the bits of f32 values.
+      Value otherValue = fromLaneXor(b, loc, value, bit, reduced, *chip);
+      Value otherIndex = arith::BitcastOp::create(
+          b, loc, index.getType(),
+          fromLaneXor(b, loc, arith::BitcastOp::create(b, loc, f32Vec, index),
+                      bit, reduced, *chip));
+      std::tie(value, index) =
+          combineArg(b, loc, isMax, value, index, otherValue, otherIndex);
+      reduced |= bit;
+    }
+    rewriter.replaceOp(op, index);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Masks
 //===----------------------------------------------------------------------===//
@@ -748,7 +839,10 @@ void lowering::populateRowPatterns(HKTypeConverter &converter,
                ReduceLowering<RowSumOp, Combine::Sum>,
                ReduceLowering<ColMaxOp, Combine::Max>,
                ReduceLowering<ColMinOp, Combine::Min>,
-               ReduceLowering<ColSumOp, Combine::Sum>>(converter, ctx);
+               ReduceLowering<ColSumOp, Combine::Sum>,
+               ArgReduceLowering<RowArgMaxOp>, ArgReduceLowering<RowArgMinOp>,
+               ArgReduceLowering<ColArgMaxOp>, ArgReduceLowering<ColArgMinOp>>(
+      converter, ctx);
   patterns.add<
       TriangleLowering<TrilOp, false>, TriangleLowering<CausalMaskOp, false>,
       TriangleLowering<TriuOp, true>, BoundsMaskLowering, SoftmaxLowering>(

@@ -839,6 +839,40 @@ HK_VERIFY_BROADCAST(MulColOp)
 HK_VERIFY_BROADCAST(DivColOp)
 #undef HK_VERIFY_BROADCAST
 
+/// Checks an argmax/argmin: a float tile and one i32 index per row
+/// (column), aligned with it.
+template <typename ArgOp> static LogicalResult verifyArgReduce(ArgOp op) {
+  RegisterTileType tile = op.getTile().getType();
+  RegisterVectorType result = op.getType();
+  if (failed(verifyFloatElements(op, tile)))
+    return failure();
+  if (!result.getElementType().isSignlessInteger(32))
+    return op.emitOpError()
+           << "result holds i32 indices, got " << result.getElementType();
+  bool alongRows = ArgOp::alongRows();
+  int64_t expected = alongRows ? tile.getRows() : tile.getCols();
+  if (result.getLength() != expected)
+    return op.emitOpError()
+           << "result needs one index per " << (alongRows ? "row" : "column")
+           << " (" << expected << "), got a vector of " << result.getLength();
+  auto vecLayout = dyn_cast_if_present<VectorLayoutAttr>(result.getLayout());
+  if (!vecLayout || !tile.getLayout())
+    return success();
+  auto aligned =
+      VectorLayoutAttr::get(op.getContext(), alongRows, tile.getLayout());
+  if (!vectorLayoutsEquivalent(vecLayout, aligned, result.getLength()))
+    return op.emitOpError()
+           << "result layout " << vecLayout << " is not aligned with the "
+           << (alongRows ? "rows" : "columns") << " of a tile in layout "
+           << tile.getLayout();
+  return success();
+}
+
+LogicalResult RowArgMaxOp::verify() { return verifyArgReduce(*this); }
+LogicalResult RowArgMinOp::verify() { return verifyArgReduce(*this); }
+LogicalResult ColArgMaxOp::verify() { return verifyArgReduce(*this); }
+LogicalResult ColArgMinOp::verify() { return verifyArgReduce(*this); }
+
 template <typename ReduceOp> static LogicalResult verifyReduce(ReduceOp op) {
   return verifyAlignedVector(op, op.getTile().getType(), op.getType(),
                              ReduceOp::alongRows(), "result");

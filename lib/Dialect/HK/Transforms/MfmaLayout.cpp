@@ -272,6 +272,11 @@ private:
                 demands.push_back(
                     {r, r.getResult(), aligned(r.getTile(), r.alongRows())});
               })
+          .Case<RowArgMaxOp, RowArgMinOp, ColArgMaxOp, ColArgMinOp>(
+              [&](auto r) {
+                demands.push_back(
+                    {r, r.getResult(), aligned(r.getTile(), r.alongRows())});
+              })
           // Each lane needs the indices of the rows it holds.
           .Case([&](GatherOp g) {
             demands.push_back({g, g.getRows(), aligned(g.getResult(), true),

@@ -525,6 +525,57 @@ def HK_ColMaxOp : HK_ReduceOp<"col_max", "maximum of each column", 0>;
 def HK_ColMinOp : HK_ReduceOp<"col_min", "minimum of each column", 0>;
 def HK_ColSumOp : HK_ReduceOp<"col_sum", "sum of each column", 0>;
 
+// Index of the maximum (minimum) of each row or column.
+class HK_ArgReduceOp<string mnemonic, string doc, bit rows, string best>
+    : HK_Op<mnemonic, [Pure]> {
+  let summary = doc;
+  let description = [{
+    For each }] # !if(rows, "row", "column") # [{ of a float tile, the
+    }] # !if(rows, "column", "row") # [{ index (in the tile, from 0) of its
+    }] # best # [{ element, as an `i32` vector aligned with the tile's
+    }] # !if(rows, "rows", "columns") # [{. As `numpy.}] #
+    !if(!eq(best, "largest"), "argmax", "argmin") # [{`: the first of equal
+    elements wins (`-0.0` equals `+0.0`), and a NaN counts as }] # best #
+    [{, so the first NaN's index is the result. Add the tile's origin for
+    matrix coordinates.
+
+    ```mlir
+    %i = hk.}] # mnemonic # [{ %t : !hk.rt<32x64xf32> -> !hk.rv<}] #
+    !if(rows, "32", "64") # [{xi32>
+    ```
+
+    Top-k of each row: take `row_argmax`, then replace the chosen element
+    by negative infinity and repeat, `k` times. With `%c` the tile's column
+    indices as f32 (`hk.iota cols`) and `%if` the index converted to f32
+    (`hk.convert`, exact): `%d = hk.sub_row %c, %if`, `%hit = hk.cmpf oeq,
+    %d, 0.0`, `%x1 = hk.select %hit, %neginf, %x`. The indices come out in
+    descending order of value, equal values by increasing index (a stable
+    descending sort's first `k`).
+  }];
+  let arguments = (ins HK_RegisterTileType:$tile);
+  let results = (outs HK_RegisterVectorType:$result);
+  let assemblyFormat = [{
+    $tile attr-dict `:` qualified(type($tile)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  code extraBaseClassDeclaration = [{
+    static constexpr bool alongRows() { return }] # !if(rows, "true", "false")
+        # [{; }
+    static constexpr bool isMax() { return }] #
+        !if(!eq(best, "largest"), "true", "false") # [{; }
+  }];
+  let extraClassDeclaration = extraBaseClassDeclaration;
+}
+
+def HK_RowArgMaxOp : HK_ArgReduceOp<"row_argmax",
+    "column index of the maximum of each row", 1, "largest">;
+def HK_RowArgMinOp : HK_ArgReduceOp<"row_argmin",
+    "column index of the minimum of each row", 1, "smallest">;
+def HK_ColArgMaxOp : HK_ArgReduceOp<"col_argmax",
+    "row index of the maximum of each column", 0, "largest">;
+def HK_ColArgMinOp : HK_ArgReduceOp<"col_argmin",
+    "row index of the minimum of each column", 0, "smallest">;
+
 //===----------------------------------------------------------------------===//
 // Masks and softmax
 //===----------------------------------------------------------------------===//
