@@ -125,6 +125,17 @@ struct AtomicAddLowering : public OpConversionPattern<AtomicAddOp> {
                                    rewriter, loc, arith::CmpIPredicate::eq,
                                    originOdd, constI32(rewriter, loc, 0))});
     }
+    // One element alone: a 16-bit one as half of its word.
+    auto addElement = [&](int64_t slot, Value offset) {
+      Value value = extractAt(rewriter, loc, values, slot, 1);
+      if (packed) {
+        emitHalfWordAdd(rewriter, loc, view->ptr, memElem, offset, value);
+        return;
+      }
+      emitAtomicFAdd(rewriter, loc,
+                     elementPointer(rewriter, loc, view->ptr, memElem, offset),
+                     value, getElementBytes(memElem));
+    };
     auto whole = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
                                    /*withElseRegion=*/true);
     {
@@ -141,14 +152,7 @@ struct AtomicAddLowering : public OpConversionPattern<AtomicAddOp> {
           ++s;
           continue;
         }
-        Value value = extractAt(rewriter, loc, values, s, 1);
-        if (packed)
-          emitHalfWordAdd(rewriter, loc, view->ptr, memElem, offset, value);
-        else
-          emitAtomicFAdd(
-              rewriter, loc,
-              elementPointer(rewriter, loc, view->ptr, memElem, offset), value,
-              getElementBytes(memElem));
+        addElement(s, offset);
       }
     }
     {
@@ -163,15 +167,7 @@ struct AtomicAddLowering : public OpConversionPattern<AtomicAddOp> {
                                          /*withElseRegion=*/false);
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(guardIf.thenBlock());
-        Value offset = slotOffset(rewriter, s);
-        Value value = extractAt(rewriter, loc, values, s, 1);
-        if (packed)
-          emitHalfWordAdd(rewriter, loc, view->ptr, memElem, offset, value);
-        else
-          emitAtomicFAdd(
-              rewriter, loc,
-              elementPointer(rewriter, loc, view->ptr, memElem, offset), value,
-              getElementBytes(memElem));
+        addElement(s, slotOffset(rewriter, s));
       }
     }
     rewriter.eraseOp(op);
