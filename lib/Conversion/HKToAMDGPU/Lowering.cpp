@@ -497,9 +497,14 @@ Value TileOrigin::containsTileElement(OpBuilder &b, Location loc, Value row,
 
 Value TileOrigin::tileElementOffset(OpBuilder &b, Location loc, Value row,
                                     Value col) const {
-  Value rowOffset = arith::MulIOp::create(b, loc, row, rowStride);
   return arith::AddIOp::create(b, loc, offset,
-                               arith::AddIOp::create(b, loc, rowOffset, col));
+                               withinTileOffset(b, loc, row, col));
+}
+
+Value TileOrigin::withinTileOffset(OpBuilder &b, Location loc, Value row,
+                                   Value col) const {
+  Value rowOffset = arith::MulIOp::create(b, loc, row, rowStride);
+  return arith::AddIOp::create(b, loc, rowOffset, col);
 }
 
 Value lowering::elementPointer(OpBuilder &b, Location loc, Value ptr,
@@ -564,12 +569,13 @@ static Type bufferTransferType(Type type) {
   return IntegerType::get(ctx, bits);
 }
 
-Value ViewBuffer::load(OpBuilder &b, Location loc, Type type,
-                       Value byteOffset) const {
+Value ViewBuffer::load(OpBuilder &b, Location loc, Type type, Value byteOffset,
+                       Value uniformByteOffset) const {
   Value zero = constI32(b, loc, 0);
   Type transfer = bufferTransferType(type);
   Value value = ROCDL::RawPtrBufferLoadOp::create(
-      b, loc, transfer, resource, byteOffset, zero, zero, ArrayAttr(),
+      b, loc, transfer, resource, byteOffset,
+      uniformByteOffset ? uniformByteOffset : zero, zero, ArrayAttr(),
       ArrayAttr(), ArrayAttr());
   if (transfer == type)
     return value;

@@ -232,6 +232,10 @@ struct TileOrigin {
   /// Element offset of (row, col) of the tile in the view.
   mlir::Value tileElementOffset(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value row, mlir::Value col) const;
+  /// The same without the tile's origin (`offset`): the part that differs
+  /// between lanes and not between tiles.
+  mlir::Value withinTileOffset(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value row, mlir::Value col) const;
 };
 
 TileOrigin locateTile(mlir::OpBuilder &b, mlir::Location loc,
@@ -253,8 +257,14 @@ struct ViewBuffer {
   /// false.
   mlir::Value maskedOffset(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value valid, mlir::Value offset) const;
+  /// A load at `byteOffset` (per lane) plus `uniformByteOffset` (the same
+  /// for every lane, kept in the instruction's scalar offset, so that a
+  /// tile's moving origin costs no vector instruction). Only byteOffset is
+  /// range-checked: pass a uniform part only where the access is known to
+  /// be inside the view.
   mlir::Value load(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
-                   mlir::Value byteOffset) const;
+                   mlir::Value byteOffset,
+                   mlir::Value uniformByteOffset = {}) const;
   void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
              mlir::Value byteOffset) const;
 };

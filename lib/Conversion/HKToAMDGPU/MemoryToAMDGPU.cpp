@@ -449,6 +449,7 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
   Value lane = laneId(b, loc);
   Value laneByte = mulI32(b, loc, lane, plan.laneBytes);
   Value zero = constI32(b, loc, 0);
+  Value tileOffset = mulI32(b, loc, origin.offset, bytes);
   // When every wave of the block takes part, only the rounds decide which
   // waves issue, and a round every wave issues needs no branch at all.
   int64_t blockWaves = std::numeric_limits<int64_t>::max();
@@ -484,14 +485,17 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
     Value stored = arith::RemUIOp::create(b, loc, element,
                                           constI32(b, loc, shared.getCols()));
     Value col = swizzledColumn(b, loc, shared, row, stored);
+    // The copy runs only for tiles wholly inside the view, so the tile's
+    // origin can go to the scalar offset, which the range check ignores;
+    // the lanes' offsets then stay the same from tile to tile.
     Value offset =
-        mulI32(b, loc, origin.tileElementOffset(b, loc, row, col), bytes);
+        mulI32(b, loc, origin.withinTileOffset(b, loc, row, col), bytes);
     Value ldsPtr =
         elementPointer(b, loc, ldsBase, b.getI8Type(),
                        mulI32(b, loc, instruction, instructionBytes));
     ROCDL::RawPtrBufferLoadLdsOp::create(
         b, loc, buffer.resource, ldsPtr, constI32(b, loc, plan.laneBytes),
-        offset, zero, zero, zero,
+        offset, tileOffset, zero, zero,
         /*alias_scopes=*/ArrayAttr::get(b.getContext(), {lds.directScope}),
         ArrayAttr(), ArrayAttr());
   }
@@ -603,16 +607,22 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
       } else {
         forEachChunk(
             rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
-              Value offset = origin.tileElementOffset(rewriter, loc, row, col);
-              Value chunk =
-                  path == TransferPath::Buffer
-                      ? buffer.load(rewriter, loc, chunkType,
-                                    mulI32(rewriter, loc, offset, bytes))
-                      : LLVM::LoadOp::create(rewriter, loc, chunkType,
-                                             elementPointer(rewriter, loc,
-                                                            view->ptr, memElem,
-                                                            offset),
-                                             bytes * plan.chunkElems);
+              Value within = origin.withinTileOffset(rewriter, loc, row, col);
+              Value chunk;
+              if (path == TransferPath::Buffer) {
+                // Inside the view: the tile's origin in the scalar offset.
+                chunk =
+                    buffer.load(rewriter, loc, chunkType,
+                                mulI32(rewriter, loc, within, bytes),
+                                mulI32(rewriter, loc, origin.offset, bytes));
+              } else {
+                Value offset =
+                    arith::AddIOp::create(rewriter, loc, origin.offset, within);
+                chunk = LLVM::LoadOp::create(
+                    rewriter, loc, chunkType,
+                    elementPointer(rewriter, loc, view->ptr, memElem, offset),
+                    bytes * plan.chunkElems);
+              }
               storePieces(rewriter, row, col, chunk);
             });
       }
