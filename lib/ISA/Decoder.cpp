@@ -525,8 +525,7 @@ static unsigned immediateBits(unsigned type) {
 /// A literal constant LLVM keeps as an expression (lit(...), the form it
 /// prints for a literal an inline constant could have encoded): its value,
 /// or else the literal dword that ends the instruction.
-static uint64_t literalValue(const llvm::MCExpr &expr,
-                             const Instruction &in) {
+static uint64_t literalValue(const llvm::MCExpr &expr, const Instruction &in) {
   int64_t value = 0;
   if (expr.evaluateAsAbsolute(value))
     return uint64_t(value);
@@ -596,11 +595,15 @@ static void decodeFields(Instruction &in, const OpcodeInfo &info) {
     in.rowMask = uint8_t(field(w1, 31, 28));
     return;
   case Encoding::SDWA:
-    in.dstSel = uint8_t(field(w1, 10, 8));
-    in.dstUnused = uint8_t(field(w1, 12, 11));
     in.src0Sel = uint8_t(field(w1, 18, 16));
     in.src1Sel = uint8_t(field(w1, 26, 24));
-    if (!(ts & flags::VOPC)) {
+    // A compare's SDWA word holds its scalar destination (SDST, SD) where
+    // other instructions hold dst_sel, dst_unused, clamp and omod; its
+    // result is a whole mask. (LLVM's SDWA compares do not carry the VOPC
+    // flag; the table's family says it.)
+    if (!(ts & flags::VOPC) && !(in.desc && in.desc->family == Family::VOPC)) {
+      in.dstSel = uint8_t(field(w1, 10, 8));
+      in.dstUnused = uint8_t(field(w1, 12, 11));
       in.clamp = field(w1, 13, 13);
       in.omod = uint8_t(field(w1, 15, 14));
     }
@@ -889,11 +892,10 @@ Instruction Decoder::decode(llvm::ArrayRef<uint8_t> bytes, uint64_t pc) const {
       if (!mo.getReg())
         continue;
       op = impl->registerOperand(mo.getReg(), error);
-    } else if ((mo.isImm() || mo.isExpr()) && i >= defs &&
-               isSourceType(type)) {
+    } else if ((mo.isImm() || mo.isExpr()) && i >= defs && isSourceType(type)) {
       unsigned bits = immediateBits(type);
-      uint64_t value = mo.isImm() ? uint64_t(mo.getImm())
-                                  : literalValue(*mo.getExpr(), in);
+      uint64_t value =
+          mo.isImm() ? uint64_t(mo.getImm()) : literalValue(*mo.getExpr(), in);
       op = immOperand(bits == 64 ? value : value & ((1ull << bits) - 1));
       if (bits == 64)
         op.count = 2;

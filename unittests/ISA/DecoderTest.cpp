@@ -251,6 +251,15 @@ TEST(Decoder, DppAndSdwa) {
                             "dst_unused:UNUSED_PAD src0_sel:BYTE_0 "
                             "src1_sel:DWORD");
   EXPECT_TRUE(sext.ops[1].sext);
+  // A compare's SDWA word holds its scalar destination where others hold
+  // dst_sel and dst_unused: s[26:27] must not read as reserved selectors.
+  Instruction cmp = decode("v_cmp_ne_u16_sdwa s[26:27], v20, v2 "
+                           "src0_sel:BYTE_0 src1_sel:DWORD");
+  EXPECT_TRUE(cmp.isSdwa());
+  EXPECT_EQ(cmp.src0Sel, 0);
+  EXPECT_EQ(cmp.src1Sel, 6);
+  EXPECT_EQ(cmp.dstSel, 6);
+  EXPECT_EQ(cmp.dstUnused, 0);
 }
 
 TEST(Decoder, PackedAndOpSelModifiers) {
