@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -53,10 +54,15 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
 
   if (reportKnownParserCrash(sourceMgr, diagStream))
     return fail("cannot parse " + bufferName.str());
+  // Verified apart, so that a module that parses but breaks an op's rules
+  // is not called unparsable.
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+      mlir::parseSourceFile<mlir::ModuleOp>(
+          sourceMgr, mlir::ParserConfig(&context, /*verifyAfterParse=*/false));
   if (!module)
     return fail("cannot parse " + bufferName.str());
+  if (mlir::failed(mlir::verify(*module)))
+    return fail("invalid " + bufferName.str());
 
   CompiledModule result;
   for (KernelOp kernel : module->getOps<KernelOp>())

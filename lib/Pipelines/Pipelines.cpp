@@ -4,6 +4,7 @@
 
 #include "hk/Conversion/Passes.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
+#include "hk/Support/ChipInfo.h"
 
 #include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
 #include "mlir/Conversion/ArithToAMDGPU/ArithToAMDGPU.h"
@@ -138,6 +139,7 @@ std::vector<hk::CompileOptionInfo> hk::listCompileOptions() {
 
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKTarget(HKTargetOptions{options.chip}));
+  pm.addPass(createHKCheckChip());
   pm.addPass(createHKGridSwizzle(
       HKGridSwizzleOptions{options.gridChunk, options.gridGroup}));
   pm.addPass(createHKMfmaLayout());
@@ -177,8 +179,28 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 void hk::registerHKPipeline() {
-  PassPipelineRegistration<PipelineOptions>(
+  // Registered by hand rather than through PassPipelineRegistration, to
+  // name a missing or unknown chip while the pipeline is built: the
+  // upstream passes at its end take the chip too.
+  registerPassPipeline(
       "hk-pipeline",
       "Lower an hk tile program to the LLVM and ROCDL dialects for a chip",
-      buildHKPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        PipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (options.chip.empty())
+          return errorHandler("--hk-pipeline needs a chip: "
+                              "--hk-pipeline=chip=<chip> (known chips: " +
+                              ChipInfo::knownChipNames() + ")");
+        if (!ChipInfo::lookup(options.chip))
+          return errorHandler("--hk-pipeline: unknown chip '" + options.chip +
+                              "'; known chips: " + ChipInfo::knownChipNames());
+        buildHKPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(PipelineOptions());
+      });
 }

@@ -62,9 +62,34 @@ def test_bad_source_raises_compile_error_with_diagnostic():
 
 
 def test_chip_illegal_kernel_raises_compile_error():
-    # The gfx950 ping-pong GEMM needs more LDS than gfx942 has.
-    with pytest.raises(hk.CompileError, match="error:"):
+    # The gfx950 ping-pong GEMM names its chip.
+    with pytest.raises(hk.CompileError,
+                       match="module targets gfx950, not gfx942"):
         hk.compile_file(EXAMPLES / "gemm/gemm_pingpong_gfx950.mlir", "gfx942")
+    # 160 KiB of LDS fit gfx950, not gfx942's 64 KiB.
+    source = ("hk.kernel @k() waves(4) {\n"
+              "  %s = hk.alloc : !hk.st<256x256xbf16>\n"
+              "  hk.return\n"
+              "}\n")
+    hk.compile(source, "gfx950")
+    with pytest.raises(hk.CompileError,
+                       match="needs 131072 bytes of LDS, but gfx942 has "
+                       "65536 per workgroup"):
+        hk.compile(source, "gfx942")
+
+
+def test_invalid_op_is_not_a_parse_error():
+    source = ("hk.kernel @k(%x: !hk.gl<?x?xf32>) waves(1) {\n"
+              "  %d = hk.dim %x[2] : !hk.gl<?x?xf32>\n"
+              "  hk.return\n"
+              "}\n")
+    with pytest.raises(hk.CompileError) as info:
+        hk.compile(source, "gfx950", name="dim.mlir")
+    message = str(info.value)
+    assert message.startswith("invalid dim.mlir:")
+    assert "dim.mlir:2:8: error: 'hk.dim' op dimension 2 is out of range" \
+        in message
+    assert "parse" not in message
 
 
 @pytest.mark.parametrize("bad", ["gfx90a", "", "GFX950"])

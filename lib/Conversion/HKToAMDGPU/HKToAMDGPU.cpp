@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hk/Conversion/Passes.h"
+#include "hk/Dialect/HK/IR/ChipLegality.h"
 #include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Target/HSACO.h"
 
@@ -359,6 +360,11 @@ struct ClusterLowering : public OpConversionPattern<ClusterOp> {
 /// Reports what the lowering cannot handle with a message that says what to
 /// do, before dialect conversion would report a bare legalization failure.
 LogicalResult checkLowerable(ModuleOp module) {
+  // The chip's rules, as hk-check-chip gives them, rather than a failure to
+  // find an instruction half way through the conversion.
+  if (const ChipInfo *chip = lookupTargetChip(module))
+    if (failed(verifyChipLegality(module, *chip)))
+      return failure();
   WalkResult result = module.walk([](Operation *op) {
     if (auto mma = dyn_cast<MmaOp>(op)) {
       if (!mma.getInstrAttr()) {
@@ -366,8 +372,6 @@ LogicalResult checkLowerable(ModuleOp module) {
                              "first";
         return WalkResult::interrupt();
       }
-      // With a target, the verifier has checked that the chip has the
-      // instruction.
       if (!lookupTargetChip(mma)) {
         mma.emitOpError() << "needs a target chip to lower its MFMA; run "
                              "hk-target first";

@@ -320,18 +320,6 @@ hk.kernel @k(%a: !hk.gl<?xf32>, %i: index) waves(4) {
 
 // -----
 
-module attributes {hk.target = #hk.target<"gfx950">} {
-  // expected-error @below {{allocates 196608 bytes of LDS, but gfx950 has 163840 per workgroup}}
-  hk.kernel @k() waves(4) {
-    %a = hk.alloc : !hk.st<256x128xbf16>
-    %b = hk.alloc : !hk.st<256x128xbf16>
-    %c = hk.alloc : !hk.st<256x128xbf16>
-    hk.return
-  }
-}
-
-// -----
-
 func.func @f() {
   // expected-error @below {{'hk.return' op expects parent op 'hk.kernel'}}
   hk.return
@@ -355,16 +343,6 @@ func.func @f() {
   // expected-error @below {{must be inside an hk.kernel}}
   %a = hk.alloc : !hk.st<16x16xbf16>
   return
-}
-
-// -----
-
-module attributes {hk.target = #hk.target<"gfx942">} {
-  hk.kernel @k() waves(4) {
-    // expected-error @below {{needs 131072 bytes of LDS, but gfx942 has 65536 per workgroup}}
-    %a = hk.alloc : !hk.st<256x256xbf16>
-    hk.return
-  }
 }
 
 // -----
@@ -736,55 +714,6 @@ hk.kernel @k() waves(4) {
   hk.return
 }
 
-// -----
-
-module attributes {hk.target = #hk.target<"gfx950">} {
-  hk.kernel @k() waves(4) {
-    %a = hk.zero : !hk.rt<16x32xf8E4M3FNUZ>
-    %c = hk.zero : !hk.rt<16x16xf32>
-    // expected-error @below {{uses 'f8E4M3FNUZ', an FNUZ fp8 format, but gfx950 matrix cores read OCP fp8 (f8E4M3FN, f8E5M2)}}
-    %d = hk.mma abt %a, %a, %c : !hk.rt<16x32xf8E4M3FNUZ>, !hk.rt<16x32xf8E4M3FNUZ>, !hk.rt<16x16xf32>
-    hk.return
-  }
-}
-
-// -----
-
-module attributes {hk.target = #hk.target<"gfx942">} {
-  hk.kernel @k() waves(4) {
-    %a = hk.zero : !hk.rt<16x32xf8E5M2>
-    %c = hk.zero : !hk.rt<16x16xf32>
-    // expected-error @below {{uses 'f8E5M2', an OCP fp8 format, but gfx942 matrix cores read FNUZ fp8 (f8E4M3FNUZ, f8E5M2FNUZ)}}
-    %d = hk.mma abt %a, %a, %c : !hk.rt<16x32xf8E5M2>, !hk.rt<16x32xf8E5M2>, !hk.rt<16x16xf32>
-    hk.return
-  }
-}
-
-// -----
-
-module attributes {hk.target = #hk.target<"gfx942">} {
-  hk.kernel @k() waves(4) {
-    %a = hk.zero : !hk.rt<64x32xbf16>
-    %b = hk.zero : !hk.rt<32x64xbf16>
-    %c = hk.zero : !hk.rt<64x64xf32>
-    // expected-error @below {{MFMA #hk.mfma_shape<16x16x32> for 'bf16' operands is not available on gfx942 (available: 32x32x8, 16x16x16)}}
-    %d = hk.mma ab %a, %b, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<64x32xbf16>, !hk.rt<32x64xbf16>, !hk.rt<64x64xf32>
-    hk.return
-  }
-}
-
-// -----
-
-module attributes {hk.target = #hk.target<"gfx942">} {
-  hk.kernel @k() waves(4) {
-    %a = hk.zero : !hk.rt<16x16xf8E4M3FNUZ>
-    %c = hk.zero : !hk.rt<16x16xf32>
-    // expected-error @below {{no MFMA on gfx942 for 'f8E4M3FNUZ' operands divides MxNxK = 16x16x16 (available: 16x16x32, 32x32x16)}}
-    %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xf8E4M3FNUZ>, !hk.rt<16x16xf8E4M3FNUZ>, !hk.rt<16x16xf32>
-    hk.return
-  }
-}
-
 //===----------------------------------------------------------------------===//
 // Elementwise, broadcasts, reductions
 //===----------------------------------------------------------------------===//
@@ -1000,20 +929,6 @@ hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(1) {
   hk.group_load %a[%c0, %c0], %s transpose {path = #hk.path<direct>}
       : !hk.gl<?x?xbf16>, !hk.st<16x64xbf16>
   hk.return
-}
-
-// -----
-
-// On gfx950 each lane of a direct load writes 16 consecutive LDS bytes; a
-// swizzle moving 8-byte groups would scatter them.
-module attributes {hk.target = #hk.target<"gfx950">} {
-hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(1) {
-  %c0 = arith.constant 0 : index
-  %s = hk.alloc : !hk.st<16x64xbf16, #hk.swizzle<vec = 4, per_phase = 1, max_phase = 8>>
-  // expected-error @below {{swizzle #hk.swizzle<vec = 4, per_phase = 1, max_phase = 8> moves groups of 8 bytes, but each lane of a direct-to-LDS load on gfx950 writes 16 consecutive bytes}}
-  hk.group_load %a[%c0, %c0], %s {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<16x64xbf16, #hk.swizzle<vec = 4, per_phase = 1, max_phase = 8>>
-  hk.return
-}
 }
 
 //===----------------------------------------------------------------------===//

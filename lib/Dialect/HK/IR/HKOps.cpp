@@ -88,36 +88,6 @@ static std::string shapeString(int64_t rows, int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
-static std::string shapeString(const MfmaInstr &instr) {
-  return std::to_string(instr.m) + "x" + std::to_string(instr.n) + "x" +
-         std::to_string(instr.k);
-}
-
-static std::string listShapes(ArrayRef<const MfmaInstr *> instrs) {
-  std::string out;
-  for (const MfmaInstr *instr : instrs) {
-    if (!out.empty())
-      out += ", ";
-    out += shapeString(*instr);
-  }
-  return out.empty() ? "none" : out;
-}
-
-/// Checks that the fp8 flavour of `type` is the one the chip's matrix cores
-/// read.
-static LogicalResult verifyFp8Format(Operation *op, const ChipInfo &chip,
-                                     Type type) {
-  if (isFnuzFp8(type) && chip.fp8Format != Fp8Format::FNUZ)
-    return op->emitOpError()
-           << "uses " << type << ", an FNUZ fp8 format, but " << chip.name
-           << " matrix cores read OCP fp8 (f8E4M3FN, f8E5M2)";
-  if (isOcpFp8(type) && chip.fp8Format != Fp8Format::OCP)
-    return op->emitOpError()
-           << "uses " << type << ", an OCP fp8 format, but " << chip.name
-           << " matrix cores read FNUZ fp8 (f8E4M3FNUZ, f8E5M2FNUZ)";
-  return success();
-}
-
 static KernelOp getEnclosingKernel(Operation *op) {
   return op->getParentOfType<KernelOp>();
 }
@@ -280,14 +250,6 @@ LogicalResult KernelOp::verifyRegions() {
                          << groupBarriers[0] << ", group 1 runs "
                          << groupBarriers[1]
                          << "; each group must run as many as the other";
-  const ChipInfo *chip = lookupTargetChip(*this);
-  if (!chip)
-    return success();
-  int64_t bytes = getSharedMemoryBytes();
-  if (bytes > chip->ldsBytesPerWorkgroup)
-    return emitOpError() << "allocates " << bytes << " bytes of LDS, but "
-                         << chip->name << " has " << chip->ldsBytesPerWorkgroup
-                         << " per workgroup";
   return success();
 }
 
@@ -309,21 +271,9 @@ LogicalResult DimOp::verify() {
 // Memory
 //===----------------------------------------------------------------------===//
 
-static int64_t getSharedBytes(Type type) {
-  if (auto tile = dyn_cast<SharedTileType>(type))
-    return tile.getSizeInBytes();
-  return cast<SharedVectorType>(type).getSizeInBytes();
-}
-
 LogicalResult AllocOp::verify() {
   if (!getEnclosingKernel(*this))
     return emitOpError() << "must be inside an hk.kernel";
-  const ChipInfo *chip = lookupTargetChip(*this);
-  int64_t bytes = getSharedBytes(getType());
-  if (chip && bytes > chip->ldsBytesPerWorkgroup)
-    return emitOpError() << "needs " << bytes << " bytes of LDS, but "
-                         << chip->name << " has " << chip->ldsBytesPerWorkgroup
-                         << " per workgroup";
   return success();
 }
 
@@ -504,23 +454,6 @@ LogicalResult GroupLoadOp::verify() {
   if (getTranspose())
     return emitOpError() << "transposes through registers; a direct-to-LDS "
                             "load cannot transpose";
-  // Each lane of a direct-to-LDS load writes its bytes at consecutive LDS
-  // addresses, so the swizzle must keep them together.
-  const ChipInfo *chip = lookupTargetChip(*this);
-  if (!chip)
-    return success();
-  SharedTileType shared = getDest().getType();
-  int64_t elementBytes = getElementBits(shared.getElementType()) / 8;
-  int64_t laneBytes = std::min<int64_t>(chip->maxDirectToLdsBytes(),
-                                        shared.getCols() * elementBytes);
-  auto swizzle = dyn_cast_if_present<SwizzleAttr>(shared.getSwizzle());
-  if (swizzle && !swizzle.isIdentity() &&
-      int64_t(swizzle.getVec()) * elementBytes < laneBytes)
-    return emitOpError() << "swizzle " << swizzle << " moves groups of "
-                         << swizzle.getVec() * elementBytes
-                         << " bytes, but each lane of a direct-to-LDS load on "
-                         << chip->name << " writes " << laneBytes
-                         << " consecutive bytes";
   return success();
 }
 
@@ -715,32 +648,6 @@ LogicalResult MmaOp::verify() {
     return emitOpError() << "MxNxK = " << m << "x" << n << "x" << k
                          << " is not a multiple of the MFMA " << *shape;
 
-  const ChipInfo *chip = lookupTargetChip(*this);
-  if (!chip)
-    return success();
-  if (failed(verifyFp8Format(*this, *chip, ea)) ||
-      failed(verifyFp8Format(*this, *chip, eb)))
-    return failure();
-  SmallVector<const MfmaInstr *> candidates = getMfmaCandidates(*chip, ea, eb);
-  if (shape) {
-    bool available = llvm::any_of(candidates, [&](const MfmaInstr *instr) {
-      return instr->m == shape->getM() && instr->n == shape->getN() &&
-             instr->k == shape->getK();
-    });
-    if (!available)
-      return emitOpError() << "MFMA " << *shape << " for " << ea
-                           << " operands is not available on " << chip->name
-                           << " (available: " << listShapes(candidates) << ")";
-    return success();
-  }
-  bool fits = llvm::any_of(candidates, [&](const MfmaInstr *instr) {
-    return m % instr->m == 0 && n % instr->n == 0 && k % instr->k == 0;
-  });
-  if (!fits)
-    return emitOpError() << "no MFMA on " << chip->name << " for " << ea
-                         << " operands divides MxNxK = " << m << "x" << n << "x"
-                         << k << " (available: " << listShapes(candidates)
-                         << ")";
   return success();
 }
 

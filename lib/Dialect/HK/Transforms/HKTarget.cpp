@@ -17,6 +17,12 @@ struct HKTargetPass : public hk::impl::HKTargetBase<HKTargetPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (chip.empty()) {
+      module.emitError() << "hk-target: no chip given; set its chip option "
+                            "(known chips: "
+                         << ChipInfo::knownChipNames() << ")";
+      return signalPassFailure();
+    }
     if (!ChipInfo::lookup(chip)) {
       module.emitError() << "hk-target: unknown chip '" << chip
                          << "'; known chips: " << ChipInfo::knownChipNames();

@@ -22,8 +22,9 @@ def HK_Dialect : Dialect {
     (`#hk.mfma<a|b|acc, MxNxK>`) chosen by `hk-mfma-layout`.
 
     The target chip is named once on the enclosing module
-    (`hk.target = #hk.target<"gfx950">`). Verifiers then check what the chip
-    can do: its matrix-core shapes, fp8 formats and LDS size.
+    (`hk.target = #hk.target<"gfx950">`). Op verifiers check only what an
+    op alone determines; what the chip can do (its matrix-core shapes, fp8
+    formats and LDS size) is checked by the `hk-check-chip` pass.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

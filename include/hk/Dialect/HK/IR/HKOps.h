@@ -33,8 +33,8 @@ class SameLayout : public mlir::OpTrait::TraitBase<ConcreteType, SameLayout> {};
 namespace hk {
 
 /// The chip named by the nearest enclosing `hk.target`, or null when the
-/// module does not name one (chip-dependent checks are then deferred to the
-/// passes that are given a chip).
+/// module does not name one. For passes that need the chip's facts;
+/// verifiers never ask (chip rules: ChipLegality.h).
 const ChipInfo *lookupTargetChip(mlir::Operation *op);
 
 /// Checks that `schedule` is a schedule attribute made for a block of

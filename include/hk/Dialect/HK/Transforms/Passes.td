@@ -8,15 +8,43 @@ include "mlir/Pass/PassBase.td"
 def HKTarget : Pass<"hk-target", "mlir::ModuleOp"> {
   let summary = "Name the chip a module is compiled for";
   let description = [{
-    Sets `hk.target = #hk.target<"chip">` on the module so that verifiers
-    and later passes check and use the chip's facts. A module that already
-    names a different chip is an error; one that names the same chip is left
-    alone.
+    Sets `hk.target = #hk.target<"chip">` on the module so that later passes
+    (`hk-check-chip` first) check and use the chip's facts. The `chip`
+    option is required. A module that already names a different chip is an
+    error; one that names the same chip is left alone.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "Target chip: gfx942 or gfx950">,
+           "Target chip: gfx942 or gfx950 (required)">,
   ];
+  let dependentDialects = ["::hk::HKDialect"];
+}
+
+def HKCheckChip : Pass<"hk-check-chip", "mlir::ModuleOp"> {
+  let summary = "Check every op against what the target chip can do";
+  let description = [{
+    Op verifiers check what an op alone determines; whether the module's
+    target chip (its `hk.target`, named by `hk-target`) can run the op is
+    checked here, wherever the op sits: every `hk.mma` needs an MFMA of the
+    chip for its element types (the pinned `instr`, or one whose shape
+    divides the tiles) and fp8 operands in the format the chip's matrix
+    cores read (FNUZ on gfx942, OCP on gfx950); every `hk.alloc`, and the
+    allocations of a kernel together, must fit the chip's LDS; the swizzle
+    of a direct-to-LDS `hk.group_load` must keep the bytes each lane writes
+    together. Every illegal op gets its own error. A module without a
+    target is an error. `convert-hk-to-amdgpu` makes the same checks before
+    lowering.
+
+    ```mlir
+    // Rejected on gfx942, which has no bf16 16x16x32 MFMA:
+    module attributes {hk.target = #hk.target<"gfx942">} {
+      hk.kernel @k() waves(1) {
+        ...
+        %d = hk.mma ab %a, %b, %c {instr = #hk.mfma_shape<16x16x32>} : ...
+      }
+    }
+    ```
+  }];
   let dependentDialects = ["::hk::HKDialect"];
 }
 
