@@ -525,7 +525,9 @@ static void vCndmask(Wave &w, const Instr &in) {
   });
 }
 
-/// Carry-out adds and subtracts: v_add_co_u32 vdst, sdst, s0, s1 [, cin].
+/// Carry-out adds and subtracts: v_add_co_u32 vdst, sdst, s0, s1 [, cin];
+/// with clamp an overflowing result saturates (to 0xffffffff, or 0 for a
+/// borrow).
 template <bool Subtract, bool Reverse, bool WithCarry>
 static void vAddCarry(Wave &w, const Instr &in) {
   constexpr bool subtract = Subtract, reverse = Reverse, withCarry = WithCarry;
@@ -548,6 +550,8 @@ static void vAddCarry(Wave &w, const Instr &in) {
       r = a + b + c;
       carry = r >> 32;
     }
+    if (carry && in.clamp)
+      r = subtract ? 0 : 0xffffffffu;
     dst[l] = uint32_t(r);
     carryOut |= uint64_t(carry) << l;
   });
