@@ -128,7 +128,7 @@ class Module:
 
     def launch(self, device, kernel, grid=None, args=None, *,
                sanitizers=True, check=True, threads=0, max_reports=64,
-               watchdog=None):
+               watchdog=None, timing=False):
         """Runs ``kernel`` over ``grid`` blocks on ``device``.
 
         ``args`` has one entry per kernel parameter, in order: an array for
@@ -151,7 +151,11 @@ class Module:
         core); ``watchdog`` the wave-instructions one workgroup may execute
         before the launch is stopped as a hang (default 200 million). On a
         HIP device (``hk.Device("hip")``) the kernel runs on the GPU and
-        the result holds no counters.
+        the result holds no counters. ``timing=True`` (or a device name,
+        ``"mi300x"``, ``"mi325x"``, ``"mi350x"``, ``"mi355x"``, of the
+        module's chip) adds the timing model's prediction of the launch's
+        time on that device (default MI300X for gfx942, MI355X for gfx950)
+        as ``LaunchResult.timing``: a prediction, not a measurement.
 
         Returns a :class:`hk.LaunchResult`. Raises TypeError or ValueError
         for arguments that do not fit the signature (count, dtype, rank,
@@ -161,7 +165,7 @@ class Module:
         return emulator.launch(self, device, kernel, grid, args,
                                sanitizers=sanitizers, check=check,
                                threads=threads, max_reports=max_reports,
-                               watchdog=watchdog)
+                               watchdog=watchdog, timing=timing)
 
     def __repr__(self):
         return (f"<hk.Module for {self.chip}: "

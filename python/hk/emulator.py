@@ -66,7 +66,11 @@ class LaunchResult:
     flops), ``lds_bank_conflict_cycles`` and ``lds_instructions`` (per ds_*
     instruction). ``reports`` holds one finding per instruction and kind,
     at most ``max_reports``; ``total_reports`` counts every finding.
-    ``seconds`` is the emulator's host time, not a GPU's.
+    ``seconds`` is the emulator's host time, not a GPU's. ``timing``,
+    when the launch asked for it, is the timing model's prediction for
+    the launch as a dict (``seconds``, ``cycles``, ``tflops``, ``gbps``,
+    ``device``, ``sample``, ``extrapolation``, ``loops``...): a prediction
+    of the model, not a measurement; otherwise None.
     """
 
     kernel: str
@@ -76,6 +80,7 @@ class LaunchResult:
     total_reports: int = 0
     workgroups_run: int = 0
     seconds: float = 0.0
+    timing: dict = None
 
     @property
     def ok(self):
@@ -220,7 +225,7 @@ def _stage_args(kernel, args):
 
 
 def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
-           threads=0, max_reports=64, watchdog=None):
+           threads=0, max_reports=64, watchdog=None, timing=False):
     """Runs ``kernel`` of ``module`` on ``device``; see hk.Module.launch."""
     if not isinstance(device, Device):
         raise TypeError(f"expected an hk.Device, got {type(device).__name__}")
@@ -239,6 +244,16 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
         if watchdog < 1:
             raise ValueError(f"watchdog must be at least 1 wave-instruction, "
                              f"got {watchdog}")
+    if timing is True:
+        timing = ""  # the chip's default device
+    elif timing is False or timing is None:
+        timing = None
+    elif not isinstance(timing, str):
+        raise TypeError(f"timing must be a bool or a device name, got "
+                        f"{type(timing).__name__}")
+    if timing is not None and device.kind == "hip":
+        raise ValueError("timing= predicts with the emulator's timing model; "
+                         "a HIP device runs the kernel itself")
     originals, staged, shared = _stage_args(signature, args)
     try:
         if device.kind == "hip":
@@ -255,7 +270,7 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
                              staged, bool(sanitizers),
                              _integer("threads", threads),
                              _integer("max_reports", max_reports), watchdog,
-                             shared)
+                             shared, timing)
     except _hk.LaunchError as error:
         raise LaunchError(f"{kernel}: {error}") from None
     # Arrays that had to be made contiguous go back where they came from.
@@ -268,7 +283,9 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
         counters=json.loads(raw["counters_json"]),
         reports=tuple(SanitizerReport(**r) for r in raw["reports"]),
         total_reports=raw["total_reports"],
-        workgroups_run=raw["workgroups_run"], seconds=raw["seconds"])
+        workgroups_run=raw["workgroups_run"], seconds=raw["seconds"],
+        timing=(json.loads(raw["timing_json"]) if "timing_json" in raw
+                else None))
     if check and not result.ok:
         shown = "\n".join(f"  {r}" for r in result.reports[:8])
         raise LaunchError(

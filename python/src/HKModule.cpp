@@ -310,7 +310,8 @@ py::dict launch(PyModule &module, emu::Device &device,
                 const std::string &kernelName, std::optional<GridSize> grid,
                 const py::list &args, bool sanitizers, unsigned threads,
                 unsigned maxReports, std::optional<uint64_t> watchdog,
-                const std::vector<size_t> &shared) {
+                const std::vector<size_t> &shared,
+                std::optional<std::string> timingDevice) {
   const KernelSignature &signature = findSignature(module, kernelName);
   checkChip(module, device.getChip());
   HostArgs host = toHostArgs(signature, args, shared);
@@ -327,6 +328,23 @@ py::dict launch(PyModule &module, emu::Device &device,
   options.maxReports = maxReports;
   if (watchdog)
     options.watchdogInstructions = *watchdog;
+  // An empty name: the chip's default device.
+  if (timingDevice) {
+    emu::TimingRequest request;
+    if (!timingDevice->empty()) {
+      request.device = timing::DeviceModel::lookup(*timingDevice);
+      if (!request.device)
+        throw py::value_error("timing: unknown device '" + *timingDevice +
+                              "' (known: " + timing::DeviceModel::knownNames() +
+                              ")");
+      if (request.device->chipName != device.getChip().name)
+        throw py::value_error("timing: " + request.device->name.str() +
+                              " is a " + request.device->chipName.str() +
+                              " device; the module is for " +
+                              device.getChip().name.str());
+    }
+    options.timing = request;
+  }
   llvm::Expected<LaunchOutcome> outcome = [&] {
     py::gil_scoped_release release;
     return launchKernel(device, *module.loaded, signature, host.args, grid,
@@ -347,6 +365,9 @@ py::dict launch(PyModule &module, emu::Device &device,
   d["workgroups_run"] = result.workgroupsRun;
   d["seconds"] = result.seconds;
   d["grid"] = gridTuple(outcome->grid);
+  if (result.timing)
+    d["timing_json"] =
+        llvm::formatv("{0}", llvm::json::Value(result.timing->toJson())).str();
   return d;
 }
 
@@ -560,7 +581,7 @@ PYBIND11_MODULE(_hk, m) {
   m.def("launch", &launch, py::arg("module"), py::arg("device"),
         py::arg("kernel"), py::arg("grid"), py::arg("args"),
         py::arg("sanitizers"), py::arg("threads"), py::arg("max_reports"),
-        py::arg("watchdog"), py::arg("shared"));
+        py::arg("watchdog"), py::arg("shared"), py::arg("timing") = py::none());
 
   py::class_<HipDevice>(m, "HipDevice")
       .def(py::init([](const std::string &library) {

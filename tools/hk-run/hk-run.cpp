@@ -81,6 +81,18 @@ static cl::opt<unsigned> threads("host-threads",
                                  cl::init(0), cl::cat(category));
 static cl::opt<bool> asJson("json", cl::desc("Print JSON"), cl::cat(category));
 static cl::opt<bool>
+    timingFlag("timing",
+               cl::desc("Predict each case's time on a device with the "
+                        "timing model (a prediction, not a measurement)"),
+               cl::cat(category));
+static cl::opt<std::string>
+    deviceOption("device",
+                 cl::desc("Device the timing model predicts for: mi300x, "
+                          "mi325x (gfx942), mi350x, mi355x (gfx950); "
+                          "default mi300x or mi355x per chip; runs only "
+                          "its chip"),
+                 cl::cat(category));
+static cl::opt<bool>
     compileOnly("compile-only",
                 cl::desc("Only compile, printing the time from source to "
                          "code object (the minimum over --repeat runs)"),
@@ -235,9 +247,9 @@ int main(int argc, char **argv) {
                               "reference\n");
   // lld resets every command-line option when it links a code object, so
   // read them all before compiling anything.
-  const std::string input = inputFile, chipName = chipOption,
-                    shapesText = shapesOption, onlyKernel = kernelOption,
-                    hsacoDir = saveHsaco;
+  const std::string input = inputFile, shapesText = shapesOption,
+                    onlyKernel = kernelOption, hsacoDir = saveHsaco;
+  std::string chipName = chipOption;
   run::CaseSettings caseSettings;
   caseSettings.seed = seed;
   caseSettings.rowPadding = padOption;
@@ -259,6 +271,24 @@ int main(int argc, char **argv) {
   options.threads = threads;
   if (noSanitizers)
     options.sanitizers = emu::SanitizerOptions::none();
+  if (!deviceOption.empty() && !timingFlag)
+    return fail("--device selects the timing model's device; it needs "
+                "--timing");
+  if (timingFlag) {
+    emu::TimingRequest request;
+    if (!deviceOption.empty()) {
+      request.device = timing::DeviceModel::lookup(deviceOption);
+      if (!request.device)
+        return fail("--device: unknown device '" + deviceOption +
+                    "' (known: " + timing::DeviceModel::knownNames() + ")");
+      // A device runs only its own chip's code objects.
+      if (chipName != "all" && chipName != request.device->chipName)
+        return fail("--device=" + deviceOption + " is a " +
+                    request.device->chipName + " device, not " + chipName);
+      chipName = request.device->chipName.str();
+    }
+    options.timing = request;
+  }
 
   auto buffer = MemoryBuffer::getFile(input);
   if (!buffer)
@@ -454,6 +484,9 @@ int main(int argc, char **argv) {
               {"compile_seconds", compiled->seconds},
               {"resources", resourcesJson(*info)},
               {"counters", outcome->launch.counters.toJson()}});
+          if (outcome->launch.timing)
+            (*results.back().getAsObject())["timing"] =
+                outcome->launch.timing->toJson();
           continue;
         }
         printCheck(outs(), ok, kernelName, *outcome);
@@ -466,6 +499,8 @@ int main(int argc, char **argv) {
                << "\n";
         for (const emu::SanitizerReport &report : outcome->launch.reports)
           outs() << "      " << report.message << "\n";
+        if (outcome->launch.timing)
+          outcome->launch.timing->print(outs());
       }
     }
   }
