@@ -2,6 +2,7 @@
 //------------------------------------===//
 
 #include "Interp.h"
+#include "LaunchChecks.h"
 
 #include "hk/Emulator/Device.h"
 #include "hk/Support/ChipInfo.h"
@@ -197,6 +198,7 @@ Device::loadModule(llvm::StringRef bytes) {
     return program.takeError();
   std::unique_ptr<Module> module(
       new Module(std::move(*object), std::move(*program)));
+  module->source = SourceInfo::read(bytes);
   // Placing the image now reports relocation problems at load time.
   if (auto base = getImageBase(*module); !base)
     return base.takeError();
@@ -483,6 +485,8 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   if (!codeBase)
     return codeBase.takeError();
   L.codeBase = *codeBase;
+  LaunchChecks checks(module, *kernel, memory, options.sanitizers);
+  L.checks = &checks;
 
   // Kernarg segment and dispatch packet live in device memory for the
   // duration of the launch.
@@ -611,6 +615,8 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   }
   if (failed)
     return makeError(failed->error);
+  if (checks.checksRaces())
+    checks.collectRaces(result.reports, result.totalReports);
   result.reports =
       canonicalReports(std::move(result.reports), options.maxReports);
   result.workgroupsRun = toRun ? toRun : timed.ran.size();
@@ -641,6 +647,10 @@ llvm::StringRef hk::emu::stringifyReportKind(SanitizerReport::Kind kind) {
     return "lds-race";
   case SanitizerReport::BarrierImbalance:
     return "barrier-imbalance";
+  case SanitizerReport::SharedTileOutOfBounds:
+    return "shared-tile-out-of-bounds";
+  case SanitizerReport::GlobalRace:
+    return "global-race";
   }
   return "?";
 }

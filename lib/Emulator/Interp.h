@@ -92,6 +92,7 @@ private:
 
 struct LaunchState;
 struct Workgroup;
+class LaunchChecks;
 
 /// One outstanding memory operation, tracked for the wait-count sanitizer
 /// and the LDS race checker.
@@ -200,6 +201,8 @@ struct LaunchState {
       (ModeRegister::kFlushNone << ModeRegister::kDenorm32Shift) |
       (ModeRegister::kFlushNone << ModeRegister::kDenorm16_64Shift);
   SanitizerOptions sanitize;
+  /// Source locations, shared-tile bounds and global races.
+  LaunchChecks *checks = nullptr;
   uint64_t watchdog = 0;
   unsigned maxReports = 64;
   bool trace = false;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Interp.h"
+#include "LaunchChecks.h"
 
 #include "llvm/Support/Format.h"
 
@@ -28,9 +29,11 @@ void Wave::fault(const Instr &in, const llvm::Twine &message) {
   state = Faulted;
   if (!wg->error.empty())
     return;
+  std::string where =
+      wg->launch->checks ? wg->launch->checks->where(in.pc) : std::string();
   wg->error = ("kernel '" + wg->launch->kernel->name + "', workgroup " +
                llvm::Twine(wg->linearId) + ", wave " + llvm::Twine(id) + ", " +
-               in.describe() + ": " + message)
+               where + in.describe() + ": " + message)
                   .str();
   wg->errorPc = in.pc;
   wg->launch->noteFailure(wg->linearId);
@@ -62,8 +65,10 @@ void Workgroup::report(SanitizerReport::Kind kind, const Wave &w, uint64_t pc,
   r.wave = w.id;
   r.lane = lane;
   r.address = address;
-  std::string where = "kernel '" + r.kernel + "' pc " + hex(pc) +
-                      " workgroup " + std::to_string(linearId) + " wave " +
+  std::string where = "kernel '" + r.kernel + "' " +
+                      (launch->checks ? launch->checks->where(pc) : "") +
+                      "pc " + hex(pc) + " workgroup " +
+                      std::to_string(linearId) + " wave " +
                       std::to_string(w.id);
   if (lane >= 0)
     where += " lane " + std::to_string(lane);
@@ -75,6 +80,9 @@ void Workgroup::report(SanitizerReport::Kind kind, const Wave &w, uint64_t pc,
 
 uint8_t *hk::emu::globalAccess(Wave &w, const Instr &in, uint64_t address,
                                unsigned size, int lane, bool write) {
+  LaunchChecks *checks = w.wg->launch->checks;
+  if (checks && checks->checksRaces())
+    checks->noteGlobalAccess(w, in, address, size, write);
   if (address >= w.cacheLo && address + size <= w.cacheHi)
     return w.cacheHost + (address - w.cacheLo);
   const Allocation *alloc = w.wg->launch->memory->find(address, size);
@@ -98,6 +106,9 @@ uint8_t *hk::emu::ldsAccess(Wave &w, const Instr &in, uint32_t address,
   Workgroup &wg = *w.wg;
   if (uint64_t(address) + size <= wg.lds.size()) {
     wg.ldsDirtyEnd = std::max(wg.ldsDirtyEnd, address + size);
+    LaunchChecks *checks = wg.launch->checks;
+    if (checks && checks->checksTiles())
+      checks->checkTileAccess(w, in, address, size, lane, write);
     return wg.lds.data() + address;
   }
   if (wg.launch->sanitize.memoryBounds)

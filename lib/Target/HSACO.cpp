@@ -2,16 +2,21 @@
 
 #include "hk/Target/HSACO.h"
 
+#include "hk/Dialect/HK/IR/KernelSignature.h"
+#include "hk/Runtime/SourceInfo.h"
 #include "hk/Support/ChipInfo.h"
 
 #include "lld/Common/Driver.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -21,6 +26,7 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -223,6 +229,50 @@ nameArguments(llvm::Module &llvmModule,
         argument.setName(name);
 }
 
+/// Removes the kSourceRecordsAttrName attributes and returns the text of
+/// the `.hk.source` section they make (empty without any). Op records are
+/// written once even when several kernels name the same location.
+static std::string takeSourceRecords(mlir::ModuleOp module) {
+  std::string text;
+  llvm::StringSet<> ops;
+  for (auto func : module.getOps<mlir::LLVM::LLVMFuncOp>()) {
+    auto records = llvm::dyn_cast_or_null<mlir::ArrayAttr>(
+        func->removeAttr(kSourceRecordsAttrName));
+    if (!records)
+      continue;
+    for (auto record : records.getAsRange<mlir::StringAttr>()) {
+      if (record.getValue().starts_with("op\t") &&
+          !ops.insert(record.getValue()).second)
+        continue;
+      text += record.getValue().str() + "\n";
+    }
+  }
+  return text.empty() ? text : "hk-source\t1\n" + text;
+}
+
+/// Module-level assembly that puts `text` in a non-allocated section: it
+/// stays in the code object without being loaded.
+static std::string sectionAssembly(llvm::StringRef section,
+                                   llvm::StringRef text) {
+  std::string assembly;
+  llvm::raw_string_ostream os(assembly);
+  os << ".pushsection " << section << ",\"\",@progbits\n";
+  for (size_t i = 0; i < text.size(); i += 64) {
+    os << ".ascii \"";
+    for (char c : text.substr(i, 64)) {
+      if (c == '"' || c == '\\')
+        os << '\\' << c;
+      else if (llvm::isPrint(c))
+        os << c;
+      else
+        os << '\\' << llvm::format("%03o", unsigned(uint8_t(c)));
+    }
+    os << "\"\n";
+  }
+  os << ".popsection\n";
+  return assembly;
+}
+
 /// Names of the module's kernels (AMDGPU_KERNEL functions with a body).
 static llvm::SmallVector<std::string> kernelNames(const llvm::Module &module) {
   llvm::SmallVector<std::string> names;
@@ -282,12 +332,28 @@ llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
 
   adoptLoopAnnotations(module);
   auto argumentNames = takeArgumentNames(module);
+  std::string sourceRecords = takeSourceRecords(module);
+  // Objects get a line table of the ops' locations (reports of the emulator
+  // and of any debugger then name source lines) and the `.hk.source`
+  // section; LLVM IR and assembly stay as they were, for reading.
+  bool objectFile = kind == EmitKind::Object || kind == EmitKind::Hsaco;
+  if (!objectFile)
+    sourceRecords.clear();
+  if (objectFile) {
+    mlir::PassManager pm(module.getContext());
+    pm.addPass(mlir::LLVM::createDIScopeForLLVMFuncOpPass());
+    if (mlir::failed(pm.run(module)))
+      return makeError("cannot attach debug scopes to the module's functions");
+  }
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, "hk");
   if (!llvmModule)
     return makeError("translation to LLVM IR failed");
   nameArguments(*llvmModule, argumentNames);
+  if (!sourceRecords.empty())
+    llvmModule->appendModuleInlineAsm(
+        sectionAssembly(kSourceSectionName, sourceRecords));
   llvm::SmallVector<std::string> kernels = kernelNames(*llvmModule);
   if (kernels.empty())
     return makeError("the module has no kernel (an llvm.func with the "

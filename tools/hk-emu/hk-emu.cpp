@@ -70,7 +70,7 @@ static cl::opt<unsigned> threads("host-threads",
 static cl::opt<std::string>
     sanitize("sanitize",
              cl::desc("Sanitizers: all, none, or a list of bounds, waitcnt, "
-                      "race, barrier"),
+                      "race, barrier, tiles, global-race"),
              cl::init("all"), cl::cat(category));
 static cl::opt<uint64_t> watchdog("watchdog",
                                   cl::desc("Wave-instructions per workgroup "
@@ -211,9 +211,14 @@ int main(int argc, char **argv) {
         options.sanitizers.ldsRace = true;
       else if (name == "barrier")
         options.sanitizers.barrier = true;
+      else if (name == "tiles")
+        options.sanitizers.tileBounds = true;
+      else if (name == "global-race")
+        options.sanitizers.globalRace = true;
       else
         fail("--sanitize: unknown sanitizer '" + name +
-             "' (expected all, none, bounds, waitcnt, race, barrier)");
+             "' (expected all, none, bounds, waitcnt, race, barrier, tiles, "
+             "global-race)");
     }
   }
   if (!deviceOpt.empty() && !timingOpt)

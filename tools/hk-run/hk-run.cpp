@@ -7,7 +7,8 @@
 // random inputs, and compares the result with a CPU reference under a
 // stated per-dtype bound. Prints the error figures, the counters and the
 // code object's registers, LDS and spills. Exit code 0 only when every case
-// is within bound, the sanitizers stayed quiet and nothing spilled.
+// is within bound, the sanitizers stayed quiet and nothing spilled; 2 when
+// a sanitizer reported (as hk-emu), 1 for any other failure.
 // --save-hsaco=DIR keeps each chip's code object in an existing directory;
 // --pad=N runs the GEMMs on matrices whose rows are N elements longer than
 // their columns.
@@ -389,6 +390,7 @@ int main(int argc, char **argv) {
 
   json::Array results;
   unsigned passed = 0, failed = 0, cases = 0;
+  bool sanitizerReports = false;
   for (const ChipInfo &chip : ChipInfo::all()) {
     std::vector<size_t> chipSpecs;
     for (auto [i, spec] : llvm::enumerate(*specs))
@@ -463,6 +465,7 @@ int main(int argc, char **argv) {
         const CheckResult &check = outcome->check;
         bool quiet = outcome->launch.totalReports == 0;
         bool ok = check.passed() && quiet;
+        sanitizerReports |= !quiet;
         ok ? ++passed : ++failed;
         ++cases;
         if (printJson) {
@@ -514,5 +517,7 @@ int main(int argc, char **argv) {
     outs() << formatv("{0:2}", json::Value(std::move(results))) << "\n";
   else
     outs() << passed << " passed, " << failed << " failed\n";
+  if (sanitizerReports)
+    return 2;
   return failed ? 1 : 0;
 }

@@ -73,6 +73,8 @@ struct SanitizerReport {
     ReadBeforeWait,
     LdsRace,
     BarrierImbalance,
+    SharedTileOutOfBounds,
+    GlobalRace,
   };
   Kind kind;
   std::string kernel;

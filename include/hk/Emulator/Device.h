@@ -35,6 +35,7 @@
 
 #include "hk/Emulator/Counters.h"
 #include "hk/Runtime/CodeObject.h"
+#include "hk/Runtime/SourceInfo.h"
 #include "hk/Timing/Timing.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -114,6 +115,8 @@ public:
     return object.findKernel(name);
   }
   const DecodedProgram &getProgram() const { return *program; }
+  /// Source lines (DWARF line table) and HK's shared-tile records.
+  const SourceInfo &getSourceInfo() const { return source; }
   /// Instructions of the code object the emulator cannot execute, one per
   /// distinct mnemonic: (address, description). Executing one stops a run.
   std::vector<std::pair<uint64_t, std::string>> unsupportedInstructions() const;
@@ -123,6 +126,7 @@ private:
   Module(CodeObject object, std::unique_ptr<DecodedProgram> program);
   CodeObject object;
   std::unique_ptr<DecodedProgram> program;
+  SourceInfo source;
   uint64_t serial;
 };
 
@@ -132,8 +136,18 @@ struct SanitizerOptions {
   bool waitcnt = true;      ///< Reads of load results before s_waitcnt.
   bool ldsRace = true;      ///< LDS accesses of two waves with no barrier.
   bool barrier = true;      ///< Barrier imbalance between waves.
+  /// LDS accesses outside the shared tile the op addresses (code objects
+  /// with HK's `.hk.source` section).
+  bool tileBounds = true;
+  /// Workgroups writing bytes others write or read, without atomics.
+  bool globalRace = true;
 
-  static SanitizerOptions none() { return {false, false, false, false}; }
+  static SanitizerOptions none() {
+    SanitizerOptions options;
+    options.memoryBounds = options.waitcnt = options.ldsRace = options.barrier =
+        options.tileBounds = options.globalRace = false;
+    return options;
+  }
 };
 
 /// Predicting the launch's time with the timing model (hk/Timing).

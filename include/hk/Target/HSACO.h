@@ -42,7 +42,9 @@ constexpr llvm::StringLiteral kArgNameAttrName = "hk.name";
 mlir::Operation *findUntranslatableOp(mlir::ModuleOp module);
 
 /// Compiles `module` (LLVM + ROCDL dialects only) to the requested form and
-/// returns its bytes.
+/// returns its bytes. Objects and code objects carry a DWARF line table of
+/// the ops' locations, and the `.hk.source` section when a function has
+/// kSourceRecordsAttrName (hk/Dialect/HK/IR/KernelSignature.h).
 llvm::Expected<std::string> compileModule(mlir::ModuleOp module,
                                           const TargetOptions &options,
                                           EmitKind kind);

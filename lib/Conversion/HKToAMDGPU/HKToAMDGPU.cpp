@@ -449,6 +449,10 @@ struct ConvertHKToAMDGPUPass
     LdsPlan plan;
     if (failed(planLds(module, plan)))
       return signalPassFailure();
+    llvm::StringMap<ArrayAttr> sourceRecords;
+    module.walk([&](KernelOp kernel) {
+      sourceRecords[kernel.getSymName()] = describeKernelSource(kernel, plan);
+    });
     WaitPlan waits;
     planWaits(module, waits);
     if (!exactWaits)
@@ -480,6 +484,11 @@ struct ConvertHKToAMDGPUPass
 
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (auto records = sourceRecords.find(func.getSymName());
+          records != sourceRecords.end())
+        func->setAttr(kSourceRecordsAttrName, records->second);
 
     // The view casts have served their purpose.
     module.walk([](UnrealizedConversionCastOp cast) {

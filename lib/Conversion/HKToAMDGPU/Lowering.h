@@ -71,6 +71,10 @@ struct LdsPlan {
 /// Plans the LDS of every kernel in `module` and creates the globals.
 mlir::LogicalResult planLds(mlir::ModuleOp module, LdsPlan &plan);
 
+/// The records of the code object's `.hk.source` section for `kernel`
+/// (hk/Runtime/SourceInfo.h), taken before its ops are lowered.
+mlir::ArrayAttr describeKernelSource(KernelOp kernel, const LdsPlan &plan);
+
 /// The vmcnt each token wait needs, decided before conversion: the fewest
 /// direct-to-LDS instructions any path issues between the awaited loads and
 /// the wait. Waits absent from the map need no vmcnt (their loads went

@@ -78,6 +78,15 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == kSourceRecordsAttrName) {
+    auto records = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!records ||
+        !llvm::all_of(records, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError()
+             << "'" << kSourceRecordsAttrName
+             << "' must be an array of strings, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getTargetAttrName())
     return op->emitError() << "unknown hk attribute '"
                            << attr.getName().getValue() << "'";

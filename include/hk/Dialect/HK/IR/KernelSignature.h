@@ -46,6 +46,13 @@ constexpr llvm::StringLiteral kLaunchGridAttrName = "hk.launch_grid";
 /// headers rebuild the signature.
 constexpr llvm::StringLiteral kKernelTypeAttrName = "hk.kernel_type";
 
+/// The attribute on a lowered kernel's llvm.func holding, as an array of
+/// strings, its records for the code object's `.hk.source` section
+/// (hk/Runtime/SourceInfo.h: op names by source location, shared tiles, the
+/// tiles each op addresses). convert-hk-to-amdgpu sets it; hk-translate
+/// moves it into the section.
+constexpr llvm::StringLiteral kSourceRecordsAttrName = "hk.source";
+
 /// The grid `kernel`'s output stores fix, or nullopt when some block id
 /// reaches a store index in a form the analysis does not follow (or reaches
 /// no store at all). Uses the kernel's `hk.launch_grid` when it has one.
