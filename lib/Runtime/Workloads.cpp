@@ -615,5 +615,5 @@ hk::run::makeWorkload(const RunSpec &spec) {
   return makeError(
       "line " + llvm::Twine(spec.line) + ": unknown workload '" +
       spec.workload +
-      "' (known: gemm, elementwise, layernorm, rmsnorm, attention)");
+      "' (known: gemm, elementwise, layernorm, rmsnorm, attention, script)");
 }

@@ -2,6 +2,8 @@
 
 #include "UserKernel.h"
 
+#include "Python.h"
+
 #include "hk/Emulator/Npy.h"
 #include "hk/Runtime/Check.h"
 #include "hk/Runtime/HostArray.h"
@@ -173,15 +175,6 @@ for name, value in zip(outputs, values):
     np.save(os.path.join(folder, "ref_" + name + ".npy"),
             np.asarray(value, dtype=np.float64))
 )py";
-
-/// A temporary directory, removed with everything in it.
-struct TempDir {
-  llvm::SmallString<128> path;
-  ~TempDir() {
-    if (!path.empty())
-      llvm::sys::fs::remove_directories(path);
-  }
-};
 
 class UserWorkload : public Workload {
 public:
@@ -374,10 +367,9 @@ private:
     if (fromPython.empty())
       return references;
 
-    TempDir folder;
-    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-            "hk-run-reference", folder.path))
-      return makeError("cannot create a temporary directory: " + ec.message());
+    auto folder = TempDir::create("hk-run-reference");
+    if (!folder)
+      return folder.takeError();
     llvm::json::Array argList;
     for (auto [i, param] : llvm::enumerate(signature.params)) {
       std::string name = getParamName(signature, i);
@@ -389,8 +381,7 @@ private:
         argList.push_back(llvm::json::Object{{"value", int64_t(args[i].i32)}});
         continue;
       }
-      llvm::SmallString<128> file(folder.path);
-      llvm::sys::path::append(file, "arg" + std::to_string(i) + ".npy");
+      std::string file = folder->file("arg" + std::to_string(i) + ".npy");
       if (llvm::Error error = emu::writeNpy(file, toNpy(before[i])))
         return std::move(error);
       argList.push_back(
@@ -399,8 +390,7 @@ private:
     llvm::json::Array outputNames;
     for (size_t n : fromPython)
       outputNames.push_back(getParamName(signature, outputIndices[n]));
-    llvm::SmallString<128> metaPath(folder.path);
-    llvm::sys::path::append(metaPath, "args.json");
+    std::string metaPath = folder->file("args.json");
     {
       std::error_code ec;
       llvm::raw_fd_ostream meta(metaPath, ec);
@@ -410,26 +400,14 @@ private:
           {"args", std::move(argList)}, {"outputs", std::move(outputNames)}});
     }
 
-    std::string python = "/usr/bin/python3";
-    if (const char *env = std::getenv("HK_PYTHON"))
-      python = env;
-    llvm::StringRef argv[] = {python, "-c",     kPythonDriver,
-                              script, function, folder.path};
-    std::string message;
-    int status = llvm::sys::ExecuteAndWait(python, argv, std::nullopt, {}, 0, 0,
-                                           &message);
-    if (status != 0)
-      return makeError("the reference " + script + ":" + function +
-                       (status < 0
-                            ? " could not run: " + message
-                            : " failed (exit code " + std::to_string(status) +
-                                  "; its message is above)"));
+    if (llvm::Error error =
+            runPython(kPythonDriver, {script, function, folder->getPath()},
+                      "the reference " + script + ":" + function))
+      return std::move(error);
     for (size_t n : fromPython) {
       size_t i = outputIndices[n];
       std::string name = getParamName(signature, i);
-      llvm::SmallString<128> file(folder.path);
-      llvm::sys::path::append(file, "ref_" + name + ".npy");
-      auto npy = emu::readNpy(file);
+      auto npy = emu::readNpy(folder->file("ref_" + name + ".npy"));
       if (!npy)
         return npy.takeError();
       auto values = valuesOf(*npy, before[i].getSizes(), before[i].getType(),

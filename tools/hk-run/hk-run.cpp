@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScriptWorkload.h"
 #include "UserKernel.h"
 
 #include "hk/Compiler/Compiler.h"
@@ -363,7 +364,8 @@ int main(int argc, char **argv) {
     auto workload =
         userKernel
             ? Expected<std::unique_ptr<run::Workload>>(std::move(userWorkload))
-            : run::makeWorkload(spec);
+        : spec.workload == "script" ? run::makeScriptWorkload(spec, input)
+                                    : run::makeWorkload(spec);
     if (!workload)
       return fail(input + ": " + toString(workload.takeError()));
     if (!onlyKernel.empty() && spec.get("kernel") != onlyKernel) {
