@@ -137,14 +137,25 @@ std::vector<hk::CompileOptionInfo> hk::listCompileOptions() {
   return list;
 }
 
+void hk::buildHKSchedulePipeline(OpPassManager &pm,
+                                 const SchedulePipelineOptions &options) {
+  pm.addPass(createHKDoubleBuffer());
+  pm.addPass(createHKPingPong());
+  pm.addPass(createHKInterleave(HKInterleaveOptions{
+      options.mfmaPerGroup, options.dsReadsPerGroup, options.vmemPerGroup}));
+}
+
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKTarget(HKTargetOptions{options.chip}));
   pm.addPass(createHKCheckChip());
   pm.addPass(createHKGridSwizzle(
       HKGridSwizzleOptions{options.gridChunk, options.gridGroup}));
   pm.addPass(createHKMfmaLayout());
-  pm.addPass(createHKSchedule(HKScheduleOptions{
-      options.mfmaPerGroup, options.dsReadsPerGroup, options.vmemPerGroup}));
+  SchedulePipelineOptions schedule;
+  schedule.mfmaPerGroup = options.mfmaPerGroup;
+  schedule.dsReadsPerGroup = options.dsReadsPerGroup;
+  schedule.vmemPerGroup = options.vmemPerGroup;
+  buildHKSchedulePipeline(pm, schedule);
   pm.addPass(createHKBufferLoads(HKBufferLoadsOptions{options.direct}));
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
   pm.addPass(createConvertHKToAMDGPU(ConvertHKToAMDGPUOptions{
@@ -179,6 +190,11 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
 }
 
 void hk::registerHKPipeline() {
+  PassPipelineRegistration<SchedulePipelineOptions>(
+      "hk-schedule",
+      "Apply each kernel's schedule: hk-double-buffer, hk-ping-pong, "
+      "hk-interleave",
+      buildHKSchedulePipeline);
   // Registered by hand rather than through PassPipelineRegistration, to
   // name a missing or unknown chip while the pipeline is built: the
   // upstream passes at its end take the chip too.

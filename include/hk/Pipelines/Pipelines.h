@@ -25,10 +25,32 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   void setCompileOptions(const CompileOptions &options);
 };
 
+/// --hk-schedule's options: those of hk-interleave.
+struct SchedulePipelineOptions
+    : public mlir::PassPipelineOptions<SchedulePipelineOptions> {
+  Option<unsigned> mfmaPerGroup{
+      *this, "mfma-per-group",
+      llvm::cl::desc("Interleave: MFMAs per scheduling group"),
+      llvm::cl::init(1)};
+  Option<unsigned> dsReadsPerGroup{
+      *this, "ds-reads-per-group",
+      llvm::cl::desc("Interleave: LDS reads after each MFMA group"),
+      llvm::cl::init(1)};
+  Option<unsigned> vmemPerGroup{
+      *this, "vmem-per-group",
+      llvm::cl::desc("Interleave: vector-memory reads after each MFMA group"),
+      llvm::cl::init(1)};
+};
+
+/// The schedule passes in order: hk-double-buffer, hk-ping-pong,
+/// hk-interleave. Needs MFMA instructions (hk-mfma-layout) and a target.
+void buildHKSchedulePipeline(mlir::OpPassManager &pm,
+                             const SchedulePipelineOptions &options);
+
 /// hk tile program -> LLVM + ROCDL dialects ready for hk-translate.
 void buildHKPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
-/// Registers `--hk-pipeline` with the pass registry.
+/// Registers `--hk-pipeline` and `--hk-schedule` with the pass registry.
 void registerHKPipeline();
 
 } // namespace hk

@@ -71,52 +71,74 @@ def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
   let dependentDialects = ["::hk::HKDialect"];
 }
 
-def HKSchedule : Pass<"hk-schedule", "mlir::ModuleOp"> {
-  let summary = "Apply each kernel's ping-pong or interleave schedule";
+def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
+  let summary = "Software-pipeline the plain main loop of each scheduled kernel";
   let description = [{
-    Works on the main loop of every kernel with a `schedule`: its one
-    top-level `scf.for` holding `hk.mma` ops. Run after `hk-mfma-layout`.
+    Works on the main loop of every kernel with a `schedule`: the loop that
+    names one (`hk.schedule`), or else its one top-level `scf.for` holding
+    `hk.mma` ops. A plain loop (synchronous `hk.group_load`s into shared
+    tiles, `hk.load`s from them, computation on registers, barriers
+    anywhere) is software-pipelined: every loaded shared tile gets a spare
+    buffer, the first tile is loaded before the loop, and iteration k
+    prefetches tile k+1 into the spare buffers with asynchronous group
+    loads while it computes on tile k; the buffers swap through the loop's
+    iter_args, and the iteration ends by waiting for the prefetch and a
+    barrier. A loop whose doubled tiles exceed the chip's LDS is rejected.
 
-    A plain loop (synchronous `hk.group_load`s into shared tiles, `hk.load`s
-    from them, computation on registers, barriers anywhere) is
-    software-pipelined: every loaded shared tile gets a spare buffer, the
-    first tile is loaded before the loop, and iteration k prefetches tile
-    k+1 into the spare buffers with asynchronous group loads while it
-    computes on tile k; the buffers swap through the loop's iter_args.
+    The body becomes `hk.cluster`s shaped for the schedule, which
+    `hk-ping-pong` or `hk-interleave` then realises. `#hk.pingpong`:
+    alternating memory clusters (runs of shared-tile reads; the first also
+    issues the prefetch, from wave group 0 only) and compute clusters (runs
+    of register computation), the wait after the last compute cluster.
+    `#hk.interleave`: one compute cluster in two versions; when the next
+    tiles exist and lie wholly inside their views (`hk.in_bounds`) the
+    prefetch is a branch-free `inbounds` group load inside it, otherwise
+    the guarded prefetch with its edge path comes first.
 
-    `#hk.pingpong<waves = 8>`: waves [0, 4) and [4, 8) form two groups, one
-    wave of each per SIMD. The body becomes alternating memory clusters
-    (shared-tile reads; the first also issues the prefetch, from group 0
-    only) and compute clusters (at `priority 1`), each closed by a barrier.
-    Group 1 runs one extra barrier before the loop (`hk.barrier group 1`),
-    so it runs one cluster behind group 0 and the groups take turns on the
-    matrix cores; group 0 runs one after the loop to balance. Group 0 waits
-    for its prefetch after the iteration's last compute cluster.
+    A loop already made of `hk.cluster`s keeps its own buffers and waits.
+  }];
+  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
 
-    `#hk.interleave<waves = 4>`: the prefetch is issued at the top of the
-    iteration, the reads and MFMAs form one compute cluster in which LLVM
-    interleaves groups of `mfma-per-group` MFMAs, `ds-reads-per-group` LDS
-    reads and `vmem-per-group` vector-memory reads (`sched_group_barrier`;
-    0 leaves a class out), and the iteration ends by waiting for the
-    prefetch and a barrier.
+def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
+  let summary = "Realise the 8-wave ping-pong schedule on cluster loops";
+  let description = [{
+    Works on the main loop of every `#hk.pingpong<waves = 8>` kernel, a
+    loop of alternating `hk.cluster memory` and `hk.cluster compute` ops,
+    starting with memory and ending with compute (written so, or made so by
+    `hk-double-buffer`); `hk.wait`s may follow a cluster. Waves [0, 4) and
+    [4, 8) form two groups, one wave of each per SIMD. Every cluster is
+    closed by a barrier (after its waits), compute clusters run at
+    `priority 1` (`s_setprio`), and group 1 runs one extra barrier before
+    the loop (`hk.barrier group 1`), so it runs one cluster behind group 0
+    and the groups take turns on the matrix cores; group 0 runs one after
+    the loop to balance. Run after `hk-mfma-layout`.
+  }];
+  let dependentDialects = ["::hk::HKDialect"];
+}
 
-    A loop already written as `hk.cluster`s keeps its own buffers and
-    waits: ping-pong checks that memory and compute clusters alternate,
-    closes each with a barrier, raises the compute clusters' priority and
-    shifts the groups' phases; interleave adds the instruction groups to
-    its compute clusters.
+def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
+  let summary = "Realise the 4-wave interleave schedule on cluster loops";
+  let description = [{
+    Works on the main loop of every `#hk.interleave<waves = 4>` kernel, a
+    loop of `hk.cluster`s (written so, or made so by `hk-double-buffer`).
+    At the end of each compute cluster it adds `sched_group_barrier`s that
+    make LLVM interleave groups of `mfma-per-group` MFMAs,
+    `ds-reads-per-group` LDS reads and `vmem-per-group` vector-memory reads
+    (0 leaves a class out), as many groups as the cluster's MFMAs fill. The
+    kernel's `#hk.interleave<waves = 4, mfma = 2, ds_reads = 1, vmem = 0>`
+    overrides the options. Run after `hk-mfma-layout`.
   }];
   let options = [
     Option<"mfmaPerGroup", "mfma-per-group", "unsigned", /*default=*/"1",
-           "Interleave: MFMAs per scheduling group">,
+           "MFMAs per scheduling group">,
     Option<"dsReadsPerGroup", "ds-reads-per-group", "unsigned",
-           /*default=*/"1", "Interleave: LDS reads after each MFMA group">,
+           /*default=*/"1", "LDS reads after each MFMA group">,
     Option<"vmemPerGroup", "vmem-per-group", "unsigned", /*default=*/"1",
-           "Interleave: vector-memory reads after each MFMA group">,
+           "Vector-memory reads after each MFMA group">,
   ];
-  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
-                           "mlir::scf::SCFDialect",
-                           "mlir::ROCDL::ROCDLDialect"];
+  let dependentDialects = ["::hk::HKDialect", "mlir::ROCDL::ROCDLDialect"];
 }
 
 def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {

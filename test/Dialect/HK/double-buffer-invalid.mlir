@@ -1,22 +1,7 @@
-// RUN: hk-opt %s -split-input-file --hk-schedule -verify-diagnostics
+// RUN: hk-opt %s -split-input-file --hk-double-buffer -verify-diagnostics
 
 // expected-error @below {{has a schedule, so it needs one main loop: a top-level scf.for holding its hk.mma ops; found 0}}
 hk.kernel @no_loop() waves(8) schedule(#hk.pingpong<waves = 8>) {
-  hk.return
-}
-
-// -----
-
-hk.kernel @no_instr() waves(4) schedule(#hk.interleave<waves = 4>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
-    // expected-error @below {{has no MFMA instruction yet; run hk-mfma-layout before hk-schedule}}
-    %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  }
   hk.return
 }
 
@@ -54,7 +39,7 @@ hk.kernel @stores(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#
     hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
     %a = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
     %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    // expected-error @below {{cannot be software-pipelined by hk-schedule: it accesses memory or has regions. A plain main loop loads its shared tiles with synchronous hk.group_load, reads them with hk.load and computes on registers; write hk.cluster ops to schedule anything else by hand}}
+    // expected-error @below {{cannot be software-pipelined by hk-double-buffer: it accesses memory or has regions. A plain main loop loads its shared tiles with synchronous hk.group_load, reads them with hk.load and computes on registers; write hk.cluster ops to schedule anything else by hand}}
     hk.store %d, %C[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
     scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
   }
@@ -71,7 +56,7 @@ hk.kernel @carried_index(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<
   %sA = hk.alloc : !hk.st<64x64xbf16>
   %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
   %r:2 = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z, %col = %c0) -> (!hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>, index) {
-    // expected-error @below {{cannot be software-pipelined by hk-schedule: its indices depend on a loop-carried value}}
+    // expected-error @below {{cannot be software-pipelined by hk-double-buffer: its indices depend on a loop-carried value}}
     hk.group_load %A[%c0, %col], %sA : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
     %a = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
     %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
@@ -91,7 +76,7 @@ hk.kernel @async(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<waves = 
   %sA = hk.alloc : !hk.st<64x64xbf16>
   %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
   %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
-    // expected-error @below {{cannot be software-pipelined by hk-schedule: the load is async or pins its waves or path}}
+    // expected-error @below {{cannot be software-pipelined by hk-double-buffer: the load is async or pins its waves or path}}
     %t = hk.group_load async %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
     hk.wait [%t]
     %a = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
@@ -100,97 +85,6 @@ hk.kernel @async(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<waves = 
   }
   hk.return
 }
-}
-
-// -----
-
-// Ping-pong clusters must alternate, starting with memory.
-hk.kernel @two_compute() waves(8) schedule(#hk.pingpong<waves = 8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
-    // expected-error @below {{is cluster 0 of a ping-pong loop, which must be a memory cluster: the loop alternates memory and compute clusters, starting with memory}}
-    %d = hk.cluster compute {
-      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  }
-  hk.return
-}
-
-// -----
-
-hk.kernel @loose_barrier() waves(8) schedule(#hk.pingpong<waves = 8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
-    // expected-error @below {{in a ping-pong loop may only follow a cluster: the groups are one cluster apart, so every cluster ends with exactly one barrier}}
-    hk.barrier
-    hk.cluster memory {
-    }
-    %d = hk.cluster compute {
-      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  }
-  hk.return
-}
-
-// -----
-
-hk.kernel @between() waves(8) schedule(#hk.pingpong<waves = 8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %sA = hk.alloc : !hk.st<64x64xbf16>
-  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
-    %m = hk.cluster memory {
-      %x = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-      hk.yield %x : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-    } : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-    // expected-error @below {{sits between the clusters of a ping-pong loop; put memory and compute work inside hk.cluster ops}}
-    %stray = hk.load %sA[%c0, %c1] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-    %d = hk.cluster compute {
-      %y = hk.mma abt %m, %stray, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  }
-  hk.return
-}
-
-// -----
-
-hk.kernel @ends_with_memory() waves(8) schedule(#hk.pingpong<waves = 8>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %sA = hk.alloc : !hk.st<64x64xbf16>
-  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
-    %m = hk.cluster memory {
-      %x = hk.load %sA[%c0, %c0] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-      hk.yield %x : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-    } : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-    %d = hk.cluster compute {
-      %y = hk.mma abt %m, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-    // expected-error @below {{ends a ping-pong loop; the loop must end with a compute cluster}}
-    hk.cluster memory {
-      %x = hk.load %sA[%c0, %c1] : !hk.st<64x64xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
-      hk.yield
-    }
-    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  }
-  hk.return
 }
 
 // -----

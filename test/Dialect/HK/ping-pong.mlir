@@ -1,8 +1,10 @@
-// A main loop written with clusters is scheduled as written: ping-pong gets
-// a barrier after each cluster (one the user wrote is kept), priority 1 on
-// compute clusters that have none, and the phase shift around the loop;
-// interleave gets instruction groups in its compute clusters.
-// RUN: hk-opt %s -split-input-file --hk-schedule | FileCheck %s
+// hk-ping-pong on a loop of clusters: a barrier after each cluster (one
+// the user wrote is kept; after the waits that follow a cluster), priority
+// 1 on compute clusters that have none, and the phase shift around the
+// loop.
+// RUN: hk-opt %s -split-input-file --hk-ping-pong | FileCheck %s
+// Scheduling twice changes nothing.
+// RUN: hk-opt %s -split-input-file --hk-ping-pong --hk-ping-pong | FileCheck %s
 
 // CHECK-LABEL: hk.kernel @pingpong
 // CHECK: hk.barrier group 1
@@ -54,14 +56,52 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
+// The form hk-double-buffer leaves: the wait after the last compute
+// cluster stays before the barrier that closes it.
+// CHECK-LABEL: hk.kernel @waits
+// CHECK: hk.barrier group 1
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: hk.cluster memory {
+// CHECK: {{^}} } : !hk.rt
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.cluster compute priority 1 {
+// CHECK: {{^}} } : !hk.rt
+// CHECK-NEXT: hk.wait
+// CHECK-NEXT: hk.wait
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @waits() waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+      %a = hk.cluster memory {
+        %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+        hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.wait
+      hk.wait
+      scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    }
+    hk.return
+  }
+}
+
+// -----
+
+// Kernels with the other schedule are left alone.
 // CHECK-LABEL: hk.kernel @interleave
 // CHECK-NOT: hk.barrier
-// CHECK: hk.cluster compute {
-// CHECK: hk.mma
-// CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
-// CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
-// CHECK-NEXT: rocdl.sched.group.barrier 32, 1, 0
-// CHECK-NEXT: hk.yield
+// CHECK-NOT: priority
+// CHECK: hk.return
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @interleave() waves(4) schedule(#hk.interleave<waves = 4>) {
     %c0 = arith.constant 0 : index

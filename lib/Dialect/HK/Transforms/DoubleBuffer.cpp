@@ -1,0 +1,476 @@
+//===- DoubleBuffer.cpp - Software pipelining of a plain main loop --------===//
+//
+// hk-double-buffer turns the plain main loop of a scheduled kernel (load
+// shared tiles with synchronous group loads, read them, compute, with
+// barriers around) into a software-pipelined loop made of hk.cluster ops:
+// each loaded shared tile gets a spare buffer, the first tile is loaded
+// before the loop, and iteration k prefetches tile k+1 into the spare
+// buffer with asynchronous group loads while it computes on tile k; the
+// buffers swap through the loop's iter_args. The iteration ends by waiting
+// for the prefetch and a barrier, so the result is correct on its own;
+// hk-ping-pong and hk-interleave then schedule the clusters.
+//
+// Where the prefetch goes is the schedule's: for ping-pong, the body is
+// split into alternating memory clusters (runs of shared-tile reads) and
+// compute clusters (runs of register computation), and the first memory
+// cluster issues the prefetch from wave group 0 alone; the wait follows the
+// last compute cluster, outside it, so that it cannot be scheduled among
+// its MFMAs. For interleave, the reads and the computation form one
+// compute cluster in two versions: when the next tiles exist and lie
+// wholly inside their views, the prefetch is a branch-free `inbounds`
+// group load in the cluster, where LLVM can interleave it with the MFMAs;
+// otherwise the guarded prefetch with its edge path comes first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MainLoop.h"
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace hk {
+#define GEN_PASS_DEF_HKDOUBLEBUFFER
+#include "hk/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace hk
+
+using namespace mlir;
+using namespace hk;
+
+namespace {
+
+bool holdsRegisters(Operation *op) {
+  return llvm::any_of(op->getResultTypes(), [](Type type) {
+    return isa<RegisterTileType, RegisterVectorType>(type);
+  });
+}
+
+/// How one run of body ops is scheduled.
+enum class Role { Read, Compute };
+
+struct Run {
+  Role role;
+  SmallVector<Operation *> ops;
+};
+
+/// The shared tiles a plain loop loads, its loads, and the rest of its body
+/// in runs of reads and computation.
+struct PlainLoop {
+  SmallVector<GroupLoadOp> loads;
+  SmallVector<Value> tiles;
+  SmallVector<Run> runs;
+  SmallVector<Operation *> scalars;
+};
+
+void appendToRun(SmallVector<Run> &runs, Role role, Operation *op) {
+  if (runs.empty() || runs.back().role != role)
+    runs.push_back({role, {}});
+  runs.back().ops.push_back(op);
+}
+
+/// Ops of the loop body that `root`'s operands depend on, in body order.
+void backwardSlice(Operation *root, scf::ForOp loop,
+                   SmallVector<Operation *> &slice) {
+  llvm::SetVector<Operation *> seen;
+  SmallVector<Operation *> worklist = {root};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def && def->getBlock() == loop.getBody() && seen.insert(def))
+        worklist.push_back(def);
+    }
+  }
+  slice.assign(seen.begin(), seen.end());
+  llvm::sort(slice,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+}
+
+/// The indices of a pipelined load must be computable for another
+/// iteration: from the induction variable and values from before the loop
+/// only.
+template <typename Fail>
+LogicalResult checkIndices(GroupLoadOp load, scf::ForOp loop, Fail fail) {
+  SmallVector<Operation *> slice;
+  backwardSlice(load, loop, slice);
+  auto badOperand = [&](Operation *op) {
+    return llvm::any_of(op->getOperands(), [&](Value v) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner() == loop.getBody() &&
+             arg != loop.getInductionVar();
+    });
+  };
+  if (badOperand(load))
+    return fail(load, "its indices depend on a loop-carried value");
+  for (Operation *op : slice)
+    if (badOperand(op) || !isMemoryEffectFree(op))
+      return fail(load, "its indices depend on a loop-carried value or "
+                        "on memory");
+  return success();
+}
+
+/// Checks that `loop` is one this pass knows how to pipeline and sorts its
+/// body into `plain`.
+LogicalResult analyze(scf::ForOp loop, PlainLoop &plain) {
+  Block *body = loop.getBody();
+  auto unsupported = [&](Operation *op, const Twine &why) {
+    return op->emitOpError()
+           << "cannot be software-pipelined by hk-double-buffer: " << why
+           << ". A plain main loop loads its shared tiles with synchronous "
+              "hk.group_load, reads them with hk.load and computes on "
+              "registers; write hk.cluster ops to schedule anything else "
+              "by hand";
+  };
+  bool readSeen = false;
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<GroupLoadOp>(op)) {
+      if (load.getAsync() || load.getWaves() || load.getPath())
+        return unsupported(load, "the load is async or pins its waves or "
+                                 "path");
+      if (readSeen)
+        return unsupported(load, "a tile is loaded after the loop started "
+                                 "reading its shared tiles");
+      Value tile = load.getDest();
+      if (!tile.getDefiningOp<AllocOp>() || !loop.isDefinedOutsideOfLoop(tile))
+        return unsupported(load, "its shared tile is not an hk.alloc made "
+                                 "before the loop");
+      if (llvm::is_contained(plain.tiles, tile))
+        return unsupported(load, "the loop loads this shared tile twice");
+      for (Operation *user : tile.getUsers())
+        if (!loop->isAncestor(user))
+          return unsupported(user, "the shared tile is used outside the "
+                                   "main loop");
+      if (failed(checkIndices(load, loop, unsupported)))
+        return failure();
+      plain.loads.push_back(load);
+      plain.tiles.push_back(tile);
+      continue;
+    }
+    if (auto barrier = dyn_cast<BarrierOp>(op)) {
+      if (barrier.getGroup())
+        return unsupported(barrier, "it is a wave-group barrier");
+      continue;
+    }
+    if (auto read = dyn_cast<LoadOp>(op)) {
+      if (!llvm::is_contained(plain.tiles, read.getSource()))
+        return unsupported(read, "it reads memory other than a shared tile "
+                                 "the loop loads");
+      readSeen = true;
+      appendToRun(plain.runs, Role::Read, read);
+      continue;
+    }
+    if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
+      return unsupported(&op, "it accesses memory or has regions");
+    if (holdsRegisters(&op))
+      appendToRun(plain.runs, Role::Compute, &op);
+    else
+      plain.scalars.push_back(&op);
+  }
+  if (plain.loads.empty())
+    return loop.emitOpError() << "is the main loop of a scheduled kernel "
+                                 "but loads no shared tile with "
+                                 "hk.group_load; nothing to pipeline";
+  if (plain.runs.empty() || plain.runs.front().role != Role::Read ||
+      plain.runs.back().role != Role::Compute)
+    return loop.emitOpError()
+           << "cannot be scheduled: its body must read shared tiles "
+              "first and end with the computation on them";
+  return success();
+}
+
+/// The spare buffers must fit next to everything else.
+LogicalResult checkLdsFits(KernelOp kernel, scf::ForOp loop,
+                           const PlainLoop &plain) {
+  const ChipInfo *chip = lookupTargetChip(kernel);
+  if (!chip)
+    return kernel.emitOpError() << "needs a target chip to check that "
+                                   "double-buffered LDS fits; run "
+                                   "hk-target first";
+  int64_t extra = 0;
+  for (Value tile : plain.tiles)
+    extra += cast<SharedTileType>(tile.getType()).getSizeInBytes();
+  int64_t total = kernel.getSharedMemoryBytes() + extra;
+  if (total > chip->ldsBytesPerWorkgroup)
+    return loop.emitOpError()
+           << "needs " << total << " bytes of LDS once its "
+           << plain.tiles.size() << " shared tile(s) are double-buffered, "
+           << "but " << chip->name << " has " << chip->ldsBytesPerWorkgroup
+           << " per workgroup; use smaller tiles";
+  return success();
+}
+
+/// The results of `ops` that other ops or `terminator` use.
+SmallVector<Value> getEscapingValues(ArrayRef<Operation *> ops,
+                                     Operation *terminator) {
+  llvm::SmallPtrSet<Operation *, 16> inRun(ops.begin(), ops.end());
+  SmallVector<Value> escaping;
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !inRun.contains(user) || user == terminator;
+          }))
+        escaping.push_back(result);
+  return escaping;
+}
+
+/// A cluster holding clones of `ops` after what `prologue` builds, yielding
+/// those of their results that later ops or `terminator` use; `map` then
+/// sends them to the cluster's results.
+ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
+                       ArrayRef<Operation *> ops, Operation *terminator,
+                       IRMapping &map,
+                       function_ref<void(OpBuilder &)> prologue) {
+  SmallVector<Value> escaping = getEscapingValues(ops, terminator);
+  auto cluster = ClusterOp::create(b, loc, TypeRange(ValueRange(escaping)),
+                                   kind, IntegerAttr());
+  Block *block = new Block();
+  cluster.getBody().push_back(block);
+  OpBuilder cb = OpBuilder::atBlockBegin(block);
+  prologue(cb);
+  for (Operation *op : ops)
+    cb.clone(*op, map);
+  SmallVector<Value> yielded =
+      llvm::map_to_vector(escaping, [&](Value v) { return map.lookup(v); });
+  YieldOp::create(cb, loc, yielded);
+  for (auto [value, result] : llvm::zip(escaping, cluster.getResults()))
+    map.map(value, result);
+  return cluster;
+}
+
+/// Rewrites one plain loop into its pipelined form.
+class Pipeliner {
+public:
+  Pipeliner(KernelOp kernel, scf::ForOp loop, PlainLoop &plain)
+      : kernel(kernel), loop(loop), plain(plain), loc(loop.getLoc()),
+        terminator(loop.getBody()->getTerminator()) {}
+
+  void run() {
+    SmallVector<Value> spares = createSpareBuffers();
+    OpBuilder b(loop);
+    // Prologue: the first tile, loaded by every wave.
+    for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
+      cloneLoad(b, load, loop.getLowerBound(), tile, /*async=*/false,
+                std::nullopt);
+    BarrierOp::create(b, loc, IntegerAttr());
+    createLoop(b, spares);
+
+    if (isa<PingPongAttr>(kernel.getEffectiveSchedule()))
+      buildPingPongBody(b);
+    else
+      buildInterleaveBody(b);
+
+    SmallVector<Value> yielded =
+        llvm::map_to_vector(terminator->getOperands(),
+                            [&](Value v) { return map.lookupOrDefault(v); });
+    yielded.append(spare);
+    yielded.append(current);
+    scf::YieldOp::create(b, loc, yielded);
+
+    loop.replaceAllUsesWith(
+        newLoop.getResults().take_front(loop.getInitArgs().size()));
+    loop.erase();
+  }
+
+private:
+  SmallVector<Value> createSpareBuffers() {
+    SmallVector<Value> spares;
+    for (Value tile : plain.tiles) {
+      auto alloc = tile.getDefiningOp<AllocOp>();
+      OpBuilder ab(alloc);
+      ab.setInsertionPointAfter(alloc);
+      spares.push_back(AllocOp::create(ab, alloc.getLoc(), tile.getType()));
+    }
+    return spares;
+  }
+
+  /// The new loop carries the old loop's values, then the current tiles,
+  /// then the spare ones; `b` ends at the start of its body, after the
+  /// clones of the scalar ops.
+  void createLoop(OpBuilder &b, ArrayRef<Value> spares) {
+    unsigned numCarried = loop.getInitArgs().size();
+    unsigned numTiles = plain.tiles.size();
+    SmallVector<Value> inits(loop.getInitArgs());
+    inits.append(plain.tiles);
+    inits.append(spares.begin(), spares.end());
+    newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                 loop.getUpperBound(), loop.getStep(), inits);
+    newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    b.setInsertionPointToStart(newLoop.getBody());
+
+    map.map(loop.getInductionVar(), newLoop.getInductionVar());
+    for (unsigned i = 0; i < numCarried; ++i)
+      map.map(loop.getRegionIterArgs()[i], newLoop.getRegionIterArgs()[i]);
+    for (unsigned j = 0; j < numTiles; ++j) {
+      current.push_back(newLoop.getRegionIterArgs()[numCarried + j]);
+      spare.push_back(newLoop.getRegionIterArgs()[numCarried + numTiles + j]);
+      map.map(plain.tiles[j], current[j]);
+    }
+    for (Operation *op : plain.scalars)
+      b.clone(*op, map);
+  }
+
+  /// Alternating memory and compute clusters, one per run; the first
+  /// memory cluster prefetches from wave group 0.
+  void buildPingPongBody(OpBuilder &b) {
+    std::optional<uint32_t> waves = kernel.getWaves() / 2;
+    for (const Run &run : plain.runs) {
+      bool first = &run == &plain.runs.front();
+      ClusterKind kind =
+          run.role == Role::Read ? ClusterKind::Memory : ClusterKind::Compute;
+      buildCluster(b, loc, kind, run.ops, terminator, map, [&](OpBuilder &cb) {
+        if (first)
+          emitGuardedPrefetch(cb, waves);
+      });
+    }
+    // Group 0's prefetch has landed before the barrier after which
+    // everyone reads it. Nothing else is in flight, so draining is the
+    // exact wait.
+    WaitOp::create(b, loc, ValueRange());
+    BarrierOp::create(b, loc, IntegerAttr());
+  }
+
+  /// One compute cluster in two versions: with a branch-free prefetch when
+  /// the next tiles exist and lie inside their views, with the guarded one
+  /// otherwise.
+  void buildInterleaveBody(OpBuilder &b) {
+    SmallVector<Operation *> ops;
+    for (const Run &run : plain.runs)
+      ops.append(run.ops);
+    Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
+                                       newLoop.getStep());
+    Value interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           next, newLoop.getUpperBound());
+    SmallVector<SmallVector<Value>> nextIndices;
+    for (auto [load, dest] : llvm::zip(plain.loads, spare)) {
+      SmallVector<Value> &indices =
+          nextIndices.emplace_back(cloneIndices(b, load, next));
+      Value inside = InBoundsOp::create(b, loc, load.getSource(), indices, dest,
+                                        load.getTransposeAttr());
+      interior = arith::AndIOp::create(b, loc, interior, inside);
+    }
+    SmallVector<Value> escaping = getEscapingValues(ops, terminator);
+    auto version =
+        scf::IfOp::create(b, loc, TypeRange(ValueRange(escaping)), interior,
+                          /*withElseRegion=*/true);
+    auto buildVersion = [&](Block *block, bool inbounds) {
+      OpBuilder vb = OpBuilder::atBlockBegin(block);
+      ClusterOp cluster =
+          buildCluster(vb, loc, ClusterKind::Compute, ops, terminator, map,
+                       [&](OpBuilder &cb) {
+                         if (!inbounds) {
+                           emitGuardedPrefetch(cb, std::nullopt);
+                           return;
+                         }
+                         // The indices hk.in_bounds checked, computed above.
+                         for (auto [load, indices, dest] :
+                              llvm::zip(plain.loads, nextIndices, spare))
+                           createLoad(cb, load, indices, dest, /*async=*/true,
+                                      std::nullopt, /*inbounds=*/true);
+                       });
+      scf::YieldOp::create(vb, loc, cluster.getResults());
+    };
+    buildVersion(version.thenBlock(), /*inbounds=*/true);
+    buildVersion(version.elseBlock(), /*inbounds=*/false);
+    for (auto [value, result] : llvm::zip(escaping, version.getResults()))
+      map.map(value, result);
+    WaitOp::create(b, loc, ValueRange());
+    BarrierOp::create(b, loc, IntegerAttr());
+  }
+
+  /// Tile k+1 into the spare buffers, unless k is the last iteration.
+  void emitGuardedPrefetch(OpBuilder &b, std::optional<uint32_t> waves) {
+    Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
+                                       newLoop.getStep());
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          next, newLoop.getUpperBound());
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+    OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
+    for (auto [load, dest] : llvm::zip(plain.loads, spare))
+      cloneLoad(gb, load, next, dest, /*async=*/true, waves);
+  }
+
+  /// The indices of `load` for the iteration whose induction variable is
+  /// `iv`, cloning what they are computed from.
+  SmallVector<Value> cloneIndices(OpBuilder &b, GroupLoadOp load, Value iv) {
+    SmallVector<Operation *> slice;
+    backwardSlice(load, loop, slice);
+    IRMapping indexMap;
+    indexMap.map(loop.getInductionVar(), iv);
+    for (Operation *op : slice)
+      b.clone(*op, indexMap);
+    return llvm::map_to_vector(load.getIndices(), [&](Value v) {
+      return indexMap.lookupOrDefault(v);
+    });
+  }
+
+  /// Clones `load` for the iteration whose induction variable is `iv`,
+  /// writing `dest`.
+  GroupLoadOp cloneLoad(OpBuilder &b, GroupLoadOp load, Value iv, Value dest,
+                        bool async, std::optional<uint32_t> waves) {
+    return createLoad(b, load, cloneIndices(b, load, iv), dest, async, waves,
+                      /*inbounds=*/false);
+  }
+
+  /// A copy of `load` at `indices` into `dest`.
+  static GroupLoadOp createLoad(OpBuilder &b, GroupLoadOp load,
+                                ValueRange indices, Value dest, bool async,
+                                std::optional<uint32_t> waves, bool inbounds) {
+    Type token = async ? TokenType::get(b.getContext()) : Type();
+    return GroupLoadOp::create(
+        b, load.getLoc(), token, async ? b.getUnitAttr() : UnitAttr(),
+        load.getSource(), indices, dest, load.getTransposeAttr(),
+        inbounds ? b.getUnitAttr() : UnitAttr(),
+        waves ? b.getI32IntegerAttr(*waves) : IntegerAttr(),
+        TransferPathAttr());
+  }
+
+  KernelOp kernel;
+  scf::ForOp loop;
+  PlainLoop &plain;
+  Location loc;
+  Operation *terminator;
+  scf::ForOp newLoop;
+  IRMapping map;
+  SmallVector<Value> current, spare;
+};
+
+class DoubleBufferPass : public hk::impl::HKDoubleBufferBase<DoubleBufferPass> {
+public:
+  using HKDoubleBufferBase::HKDoubleBufferBase;
+
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](KernelOp kernel) {
+      if (!kernel.getEffectiveSchedule() || hasWaveGroupBarriers(kernel) ||
+          hasInstructionGroups(kernel))
+        return WalkResult::advance();
+      return failed(pipelineKernel(kernel)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+
+private:
+  static LogicalResult pipelineKernel(KernelOp kernel) {
+    FailureOr<scf::ForOp> loop = findMainLoop(kernel);
+    if (failed(loop))
+      return failure();
+    // A loop of clusters keeps its own buffers and waits.
+    if (hasClusters(*loop))
+      return success();
+    PlainLoop plain;
+    if (failed(analyze(*loop, plain)) ||
+        failed(checkLdsFits(kernel, *loop, plain)))
+      return failure();
+    Pipeliner(kernel, *loop, plain).run();
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,144 @@
+//===- PingPong.cpp - The 8-wave ping-pong schedule -----------------------===//
+//
+// hk-ping-pong schedules the main loop of every `#hk.pingpong` kernel, a
+// loop of alternating memory and compute hk.cluster ops (written so, or
+// made so by hk-double-buffer). Waves [0, 4) and [4, 8) form two groups,
+// one wave of each per SIMD. Every cluster is closed by a block barrier
+// (after the waits that follow it, if any), compute clusters run at raised
+// priority (s_setprio), and group 1 runs one extra barrier before the loop,
+// so it is always one cluster behind group 0: while one group computes,
+// the other reads LDS. Group 0 runs one extra barrier after the loop to
+// balance the count.
+//
+// Why a loop from hk-double-buffer stays race-free: with the clusters
+// numbered by the barriers that close them, group 0 runs the memory
+// cluster of iteration k between the barriers that group 1 spends on
+// iteration k-1's last compute cluster, so the prefetch into the spare
+// buffer starts after both groups' last reads of its old contents; and
+// both groups first read the new tile after the barrier that follows group
+// 0's wait.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MainLoop.h"
+
+#include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace hk {
+#define GEN_PASS_DEF_HKPINGPONG
+#include "hk/Dialect/HK/Transforms/Passes.h.inc"
+} // namespace hk
+
+using namespace mlir;
+using namespace hk;
+
+namespace {
+
+/// The op before `op`, skipping the hk.wait ops that may sit between a
+/// cluster and the barrier that closes it.
+Operation *previousSkippingWaits(Operation *op) {
+  Operation *prev = op->getPrevNode();
+  while (prev && isa<WaitOp>(prev))
+    prev = prev->getPrevNode();
+  return prev;
+}
+
+/// The clusters of a ping-pong loop, after checking that they alternate
+/// memory and compute, starting with memory, and that only waits, barriers
+/// closing a cluster and pure scalar ops sit between them.
+LogicalResult collectClusters(scf::ForOp loop,
+                              SmallVectorImpl<ClusterOp> &clusters) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto cluster = dyn_cast<ClusterOp>(op)) {
+      clusters.push_back(cluster);
+      continue;
+    }
+    if (isa<WaitOp, BarrierOp>(op)) {
+      Operation *prev = previousSkippingWaits(&op);
+      if (!prev || !isa<ClusterOp>(prev))
+        return op.emitOpError()
+               << "in a ping-pong loop may only follow a cluster (a barrier "
+                  "after the cluster's waits): the groups are one cluster "
+                  "apart, so every cluster ends with exactly one barrier";
+      continue;
+    }
+    if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0)
+      return op.emitOpError()
+             << "sits between the clusters of a ping-pong loop; put "
+                "memory and compute work inside hk.cluster ops";
+  }
+  for (auto [i, cluster] : llvm::enumerate(clusters)) {
+    ClusterKind expected = i % 2 ? ClusterKind::Compute : ClusterKind::Memory;
+    if (cluster.getKind() != expected)
+      return cluster.emitOpError()
+             << "is cluster " << i << " of a ping-pong loop, which must "
+             << "be a " << stringifyClusterKind(expected)
+             << " cluster: the loop alternates memory and compute "
+                "clusters, starting with memory";
+  }
+  if (clusters.size() % 2 != 0)
+    return clusters.back().emitOpError()
+           << "ends a ping-pong loop; the loop must end with a compute "
+              "cluster";
+  return success();
+}
+
+/// Group 1 one barrier behind before the loop, level again after it.
+void shiftPhases(scf::ForOp loop) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  BarrierOp::create(b, loc, b.getI32IntegerAttr(1));
+  b.setInsertionPointAfter(loop);
+  BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
+}
+
+LogicalResult schedulePingPong(KernelOp kernel) {
+  FailureOr<scf::ForOp> loop = findMainLoop(kernel);
+  if (failed(loop) || failed(checkMfmaInstrs(*loop, "hk-ping-pong")))
+    return failure();
+  if (!llvm::any_of(loop->getBody()->getOperations(), llvm::IsaPred<ClusterOp>))
+    return loop->emitOpError()
+           << "is the main loop of a ping-pong kernel but holds no "
+              "hk.cluster ops; run hk-double-buffer first, or write its "
+              "memory and compute clusters";
+  SmallVector<ClusterOp> clusters;
+  if (failed(collectClusters(*loop, clusters)))
+    return failure();
+  for (ClusterOp cluster : clusters) {
+    if (cluster.getKind() == ClusterKind::Compute && !cluster.getPriority())
+      cluster.setPriorityAttr(
+          OpBuilder(cluster).getI32IntegerAttr(kComputePriority));
+    Operation *next = cluster->getNextNode();
+    while (isa<WaitOp>(next))
+      next = next->getNextNode();
+    if (!isa<BarrierOp>(next)) {
+      OpBuilder b(next);
+      BarrierOp::create(b, cluster.getLoc(), IntegerAttr());
+    }
+  }
+  shiftPhases(*loop);
+  return success();
+}
+
+class PingPongPass : public hk::impl::HKPingPongBase<PingPongPass> {
+public:
+  using HKPingPongBase::HKPingPongBase;
+
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](KernelOp kernel) {
+      if (!isa_and_present<PingPongAttr>(kernel.getEffectiveSchedule()) ||
+          hasWaveGroupBarriers(kernel) || hasInstructionGroups(kernel))
+        return WalkResult::advance();
+      return failed(schedulePingPong(kernel)) ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,171 @@
+// hk-double-buffer alone: a plain main loop becomes a software-pipelined
+// loop of clusters shaped for the kernel's schedule, with none of the
+// schedule's own barriers, priorities or instruction groups.
+// RUN: hk-opt %s -split-input-file --hk-double-buffer | FileCheck %s
+
+// Ping-pong: one cluster per run of reads or computation; the first memory
+// cluster prefetches the next tile from wave group 0 (waves = 4); the
+// iteration ends with the wait and one barrier; the tiles swap.
+// CHECK-LABEL: hk.kernel @pingpong
+// CHECK: %[[SA:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK-NEXT: %[[SA2:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK: hk.group_load %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: %[[LOOP:.*]]:3 = scf.for %[[K:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[SA]], %[[SPARE:.*]] = %[[SA2]])
+// CHECK-NEXT: %[[R0:.*]] = hk.cluster memory {
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]], %[[STEP]]
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]]
+// CHECK-NEXT: scf.if %[[MORE]] {
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] {waves = 4 : i32}
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[D0:.*]] = hk.cluster compute {
+// CHECK-NEXT: hk.mma abt %[[R0]], %[[R0]], %[[ACC]]
+// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[R1:.*]] = hk.cluster memory {
+// CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[D1:.*]] = hk.cluster compute {
+// CHECK-NEXT: hk.mma abt %[[R1]], %[[R1]], %[[D0]]
+// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.wait
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield %[[D1]], %[[SPARE]], %[[CUR]]
+// CHECK-NEXT: }
+// CHECK-NOT: hk.barrier group
+// CHECK: hk.store %[[LOOP]]#0
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @pingpong(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a0 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d0 = hk.mma abt %a0, %a0, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      %a1 = hk.load %sA[%c0, %c1] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d1 = hk.mma abt %a1, %a1, %d0 : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d1 : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
+// Interleave: one compute cluster in two versions, chosen by whether the
+// next tile exists and lies inside its view; the branch-free version loads
+// it `inbounds` inside the cluster, the other guards the prefetch. No
+// instruction groups yet.
+// CHECK-LABEL: hk.kernel @interleave
+// CHECK: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %{{.*}}, %[[SPARE:.*]] = %{{.*}})
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]]
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]]
+// CHECK-NEXT: %[[IN:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]]
+// CHECK-NEXT: %[[OK:.*]] = arith.andi %[[MORE]], %[[IN]]
+// CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] inbounds
+// CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.yield
+// CHECK: } else {
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: arith.addi %[[K]]
+// CHECK-NEXT: %[[MORE2:.*]] = arith.cmpi slt
+// CHECK-NEXT: scf.if %[[MORE2]] {
+// CHECK-NEXT: hk.group_load async %{{.*}}, %[[SPARE]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: hk.mma
+// CHECK-NOT: rocdl.sched.group.barrier
+// CHECK: hk.wait
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield %[[D]], %[[SPARE]], %[[CUR]]
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @interleave(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
+// A kernel without a schedule, and a loop already made of clusters, are
+// left as written.
+// CHECK-LABEL: hk.kernel @unscheduled
+// CHECK-NOT: hk.cluster
+// CHECK-NOT: async
+// CHECK: hk.return
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @unscheduled(%A: !hk.gl<?x?xbf16>) waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: hk.kernel @clusters
+// CHECK: hk.alloc
+// CHECK-NOT: hk.alloc
+// CHECK: scf.for
+// CHECK-NEXT: hk.cluster memory {
+// CHECK-NEXT: hk.load
+// CHECK-NOT: async
+// CHECK: hk.cluster compute {
+// CHECK-NOT: hk.wait
+// CHECK: scf.yield
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @clusters() waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      %a = hk.cluster memory {
+        %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+        hk.yield %x : !hk.rt<16x16xbf16>
+      } : !hk.rt<16x16xbf16>
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+        hk.yield %y : !hk.rt<16x16xf32>
+      } : !hk.rt<16x16xf32>
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.return
+  }
+}
