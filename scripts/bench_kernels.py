@@ -11,7 +11,7 @@ those a prefill reads. GB/s is the kernel's bytes (every input read once,
 every output written once) over the predicted time. Every time and GB/s
 is a PREDICTION of the model, not a measurement.
 
-    scripts/bench-kernels.sh [BUILD_DIR] [DEVICE ...]   (default: mi355x)
+    scripts/bench-kernels.sh [BUILD_DIR] [DEVICE ...] [--only=KERNEL ...]
 """
 
 import json
@@ -23,7 +23,8 @@ import tempfile
 import numpy as np
 
 BIN = os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", "bin")
-DEVICES = sys.argv[2:] or ["mi355x"]
+DEVICES = [d for d in sys.argv[2:] if not d.startswith("--only=")] or ["mi355x"]
+ONLY = [d[7:] for d in sys.argv[2:] if d.startswith("--only=")]
 CHIP = {"mi300x": "gfx942", "mi325x": "gfx942", "mi350x": "gfx950",
         "mi355x": "gfx950"}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -119,6 +120,8 @@ def main():
             chip = CHIP[device]
             hsacos = {}
             for example, kernel, make_args, shapes in table:
+                if ONLY and kernel not in ONLY:
+                    continue
                 if example not in hsacos:
                     hsaco = os.path.join(tmp, example.replace("/", "_") +
                                          f".{chip}.hsaco")

@@ -66,7 +66,10 @@ module {
   }
 
   // y = x * rsqrt(mean(x^2) + eps) * gamma with bf16 data and f32
-  // arithmetic (the loads widen, the store rounds once).
+  // arithmetic (the loads widen, the store rounds once). The tiles use the
+  // 16x16x32 A-operand layout, whose lanes hold runs of 8 elements of a
+  // row: 16 bytes of bf16 per lane per access (the row layout's runs of 4
+  // would move 8).
   hk.kernel @rmsnorm_bf16(%x: !hk.gl<?x?xbf16>, %gamma: !hk.gl<?xbf16>,
                           %y: !hk.gl<?x?xbf16>, %eps: f32) waves(4) {
     %c0 = arith.constant 0 : index
@@ -87,9 +90,9 @@ module {
     %zero = hk.zero : !hk.rv<16xf32>
     %sq = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %zero)
         -> (!hk.rv<16xf32>) {
-      %t = hk.load %x[%r, %j] : !hk.gl<?x?xbf16> -> !hk.rt<16x128xf32, row>
-      %t2 = hk.mul %t, %t : !hk.rt<16x128xf32, row>
-      %s = hk.row_sum %t2, %acc : !hk.rt<16x128xf32, row> -> !hk.rv<16xf32>
+      %t = hk.load %x[%r, %j] : !hk.gl<?x?xbf16> -> !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>
+      %t2 = hk.mul %t, %t : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>
+      %s = hk.row_sum %t2, %acc : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>> -> !hk.rv<16xf32>
       scf.yield %s : !hk.rv<16xf32>
     }
     %ms = hk.div %sq, %nf : !hk.rv<16xf32>, f32
@@ -97,11 +100,11 @@ module {
     %rrms = hk.rsqrt %mse : !hk.rv<16xf32>
 
     scf.for %j = %c0 to %tiles step %c1 {
-      %t = hk.load %x[%r, %j] : !hk.gl<?x?xbf16> -> !hk.rt<16x128xf32, row>
+      %t = hk.load %x[%r, %j] : !hk.gl<?x?xbf16> -> !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>
       %g = hk.load %gamma[%j] : !hk.gl<?xbf16> -> !hk.rv<128xf32>
-      %nrm = hk.mul_row %t, %rrms : !hk.rt<16x128xf32, row>, !hk.rv<16xf32>
-      %o = hk.mul_col %nrm, %g : !hk.rt<16x128xf32, row>, !hk.rv<128xf32>
-      hk.store %o, %y[%r, %j] : !hk.rt<16x128xf32, row> -> !hk.gl<?x?xbf16>
+      %nrm = hk.mul_row %t, %rrms : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>, !hk.rv<16xf32>
+      %o = hk.mul_col %nrm, %g : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>, !hk.rv<128xf32>
+      hk.store %o, %y[%r, %j] : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>> -> !hk.gl<?x?xbf16>
     }
     hk.return
   }
