@@ -983,10 +983,12 @@ static void vLdexpF16(Wave &w, const Instr &in) {
       return float(expr);                                                      \
     });                                                                        \
   }
+// 16-bit operands are held zero-extended in 32 bits: a product of two
+// uint16_t would promote to int and could overflow it.
 #define U16_OP(N, expr)                                                        \
   [](Wave &w, const Instr &in) {                                               \
     valuU32<N>(w, in, [&in](uint32_t a32, uint32_t b32, uint32_t c32) {        \
-      uint16_t a = half(a32, in, 0), b = half(b32, in, 1),                     \
+      uint32_t a = half(a32, in, 0), b = half(b32, in, 1),                     \
                c = half(c32, in, 2);                                           \
       (void)a;                                                                 \
       (void)b;                                                                 \
@@ -1017,7 +1019,8 @@ static void vLdexpF16(Wave &w, const Instr &in) {
     });                                                                        \
   }
 
-static int32_t sext24(uint32_t v) { return int32_t(v << 8) >> 8; }
+/// A 24-bit signed operand, widened so that products of two cannot overflow.
+static int64_t sext24(uint32_t v) { return int32_t(v << 8) >> 8; }
 
 static uint32_t bytePermute(uint64_t data, uint32_t sel) {
   sel &= 0xff;
@@ -1093,9 +1096,10 @@ static void valuPk16(Wave &w, const Instr &in, unsigned n, bool isFloat, F f) {
       return f32ToF16(applyOutputMods(float(expr), in));                       \
     });                                                                        \
   }
+// Operands zero-extended to 32 bits, as in U16_OP.
 #define PK_U16_OP(N, expr)                                                     \
   [](Wave &w, const Instr &in) {                                               \
-    valuPk16(w, in, N, false, [](uint16_t a, uint16_t b, uint16_t c) {         \
+    valuPk16(w, in, N, false, [](uint32_t a, uint32_t b, uint32_t c) {         \
       (void)b;                                                                 \
       (void)c;                                                                 \
       return uint16_t(expr);                                                   \
