@@ -140,7 +140,7 @@ std::vector<hk::CompileOptionInfo> hk::listCompileOptions() {
 void hk::buildHKSchedulePipeline(OpPassManager &pm,
                                  const SchedulePipelineOptions &options) {
   pm.addPass(createHKDoubleBuffer());
-  pm.addPass(createHKPingPong());
+  pm.addPass(createHKPingPong(HKPingPongOptions{options.setprio}));
   pm.addPass(createHKInterleave(HKInterleaveOptions{
       options.mfmaPerGroup, options.dsReadsPerGroup, options.vmemPerGroup}));
 }
@@ -152,6 +152,7 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
       HKGridSwizzleOptions{options.gridChunk, options.gridGroup}));
   pm.addPass(createHKMfmaLayout());
   SchedulePipelineOptions schedule;
+  schedule.setprio = options.setprio;
   schedule.mfmaPerGroup = options.mfmaPerGroup;
   schedule.dsReadsPerGroup = options.dsReadsPerGroup;
   schedule.vmemPerGroup = options.vmemPerGroup;

@@ -243,7 +243,8 @@ def compile(source, chip, *, name="<source>", spills="warn", **options):
     are those of ``hk-opt --hk-pipeline``, with underscores:
     ``direct`` ("auto", "always" or "never": direct-to-LDS group loads),
     ``exact_waits``, ``lds_swizzle``, ``grid_chunk`` and ``grid_group``
-    (hk-grid-swizzle), ``mfma_per_group``, ``ds_reads_per_group`` and
+    (hk-grid-swizzle), ``setprio`` (the ping-pong schedule's raised
+    priority), ``mfma_per_group``, ``ds_reads_per_group`` and
     ``vmem_per_group`` (the interleave schedule's groups);
     :func:`compile_options` lists them with their defaults.
 

@@ -176,7 +176,7 @@ def test_compile_options_are_the_pipelines():
     options = hk.compile_options()
     assert list(options) == [
         "direct", "exact_waits", "lds_swizzle", "grid_chunk", "grid_group",
-        "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
+        "setprio", "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
     assert options["direct"]["values"] == ["auto", "always", "never"]
     assert options["mfma_per_group"]["default"] == "1"
     path = EXAMPLES / "gemm/gemm_fp8_gfx950.mlir"

@@ -25,9 +25,14 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
   void setCompileOptions(const CompileOptions &options);
 };
 
-/// --hk-schedule's options: those of hk-interleave.
+/// --hk-schedule's options: those of hk-ping-pong and hk-interleave.
 struct SchedulePipelineOptions
     : public mlir::PassPipelineOptions<SchedulePipelineOptions> {
+  Option<bool> setprio{
+      *this, "setprio",
+      llvm::cl::desc("Ping-pong: run compute clusters at raised priority "
+                     "with s_setprio"),
+      llvm::cl::init(true)};
   Option<unsigned> mfmaPerGroup{
       *this, "mfma-per-group",
       llvm::cl::desc("Interleave: MFMAs per scheduling group"),

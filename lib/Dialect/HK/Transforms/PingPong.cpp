@@ -5,10 +5,10 @@
 // made so by hk-double-buffer). Waves [0, 4) and [4, 8) form two groups,
 // one wave of each per SIMD. Every cluster is closed by a block barrier
 // (after the waits that follow it, if any), compute clusters run at raised
-// priority (s_setprio), and group 1 runs one extra barrier before the loop,
-// so it is always one cluster behind group 0: while one group computes,
-// the other reads LDS. Group 0 runs one extra barrier after the loop to
-// balance the count.
+// priority (s_setprio, unless the option setprio=false leaves it out), and
+// group 1 runs one extra barrier before the loop, so it is always one
+// cluster behind group 0: while one group computes, the other reads LDS.
+// Group 0 runs one extra barrier after the loop to balance the count.
 //
 // Why a loop from hk-double-buffer stays race-free: with the clusters
 // numbered by the barriers that close them, group 0 runs the memory
@@ -96,7 +96,7 @@ void shiftPhases(scf::ForOp loop) {
   BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
 }
 
-LogicalResult schedulePingPong(KernelOp kernel) {
+LogicalResult schedulePingPong(KernelOp kernel, bool raisePriority) {
   FailureOr<scf::ForOp> loop = findMainLoop(kernel);
   if (failed(loop) || failed(checkMfmaInstrs(*loop, "hk-ping-pong")))
     return failure();
@@ -109,7 +109,8 @@ LogicalResult schedulePingPong(KernelOp kernel) {
   if (failed(collectClusters(*loop, clusters)))
     return failure();
   for (ClusterOp cluster : clusters) {
-    if (cluster.getKind() == ClusterKind::Compute && !cluster.getPriority())
+    if (raisePriority && cluster.getKind() == ClusterKind::Compute &&
+        !cluster.getPriority())
       cluster.setPriorityAttr(
           OpBuilder(cluster).getI32IntegerAttr(kComputePriority));
     Operation *next = cluster->getNextNode();
@@ -133,8 +134,8 @@ public:
       if (!isa_and_present<PingPongAttr>(kernel.getEffectiveSchedule()) ||
           hasWaveGroupBarriers(kernel) || hasInstructionGroups(kernel))
         return WalkResult::advance();
-      return failed(schedulePingPong(kernel)) ? WalkResult::interrupt()
-                                              : WalkResult::advance();
+      return failed(schedulePingPong(kernel, setprio)) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
     });
     if (result.wasInterrupted())
       signalPassFailure();

@@ -114,7 +114,15 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     the loop (`hk.barrier group 1`), so it runs one cluster behind group 0
     and the groups take turns on the matrix cores; group 0 runs one after
     the loop to balance. Run after `hk-mfma-layout`.
+
+    `setprio=false` leaves the compute clusters' priority alone (a
+    `priority` written on a cluster is kept): the loop issues no
+    `s_setprio`, for measuring what the raised priority is worth.
   }];
+  let options = [
+    Option<"setprio", "setprio", "bool", /*default=*/"true",
+           "Run compute clusters at priority 1 (s_setprio)">,
+  ];
   let dependentDialects = ["::hk::HKDialect"];
 }
 
