@@ -99,7 +99,9 @@ double XcdMemory::read(double time, uint64_t address, Level &from) {
   bool hit = cache.access(line / l2Channel.size(), false, &evictedDirty);
   if (evictedDirty)
     hbm.serve(t, device.l2.lineBytes);
+  ++reads;
   if (hit) {
+    ++hits;
     from = Level::L2;
     return std::max(t + device.l2.latency, cache.lastFill());
   }

@@ -84,6 +84,9 @@ public:
   /// starting at `time`; returns when HBM has taken them.
   double writeBackAll(double time);
   uint64_t hbmBytes() const { return hbm.bytesServed; }
+  /// Line reads that reached L2 (reads and atomics), and those it served.
+  uint64_t l2Reads() const { return reads; }
+  uint64_t l2Hits() const { return hits; }
 
 private:
   const DeviceModel &device;
@@ -91,6 +94,7 @@ private:
   std::vector<BandwidthServer> l2Channel;
   Cache mall;
   BandwidthServer mallPort, hbm;
+  uint64_t reads = 0, hits = 0;
   unsigned channelOf(uint64_t line) const;
   double fetchBelowL2(double time, uint64_t line, Level &from);
 };

@@ -839,6 +839,8 @@ llvm::Expected<SampleResult> Simulation::run(llvm::ArrayRef<uint64_t> ids) {
   }
   result.flushEnd = Cycle(std::ceil(memory.writeBackAll(double(result.end))));
   result.hbmBytes = double(memory.hbmBytes());
+  result.l2Reads = memory.l2Reads();
+  result.l2Hits = memory.l2Hits();
   result.workgroups = ids.size();
   // The MFMA that did most of the work sets the peak.
   double best = 0;

@@ -54,6 +54,7 @@ struct SampleResult {
   uint64_t simds = 0; ///< SIMDs of the CUs that ran a workgroup.
   double flops = 0, globalBytes = 0, hbmBytes = 0;
   uint64_t ldsConflictCycles = 0;
+  uint64_t l2Reads = 0, l2Hits = 0;
   const MfmaInstr *mainMfma = nullptr;
   unsigned mainMfmaFormats = 0; ///< cbsz << 8 | blgp.
   std::vector<LoopBreakdown> loops;

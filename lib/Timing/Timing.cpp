@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 using namespace hk;
 using namespace hk::timing;
@@ -149,6 +150,7 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
   SampleResult last;
   uint64_t cycles = 0, sampled = 0;
   double flops = 0, bytes = 0, hbm = 0;
+  uint64_t l2Reads = 0, l2Hits = 0;
   if (request.workgroups.empty()) {
     SamplePlan plan = planSample(device, shape, occupancy);
     auto first = simulateSample(device, core, occupancy, loops, plan.first);
@@ -158,6 +160,8 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
     sampled = plan.first.size();
     flops = first->flops;
     bytes = first->globalBytes;
+    l2Reads = first->l2Reads;
+    l2Hits = first->l2Hits;
     std::string where = "on " +
                         std::to_string(std::min<uint64_t>(plan.first.size(),
                                                           device.cusPerXcd)) +
@@ -166,8 +170,17 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
         "XCD 0's first dispatch wave: " + std::to_string(plan.first.size()) +
         " of its " + std::to_string(plan.perXcd) + " workgroups (" +
         listIds(plan.first) + ") " + where;
+    // A dispatch wave's stores stay in L2 as dirty lines until the release
+    // at the end writes them back, so the first wave alone may finish
+    // before HBM has moved its traffic. In a run of waves each wave's lines
+    // are evicted while later waves run: every full wave but the last lasts
+    // at least as long as the XCD's share of HBM bandwidth takes for its
+    // reads and the write-back of its stores.
+    uint64_t hbmCycles =
+        uint64_t(std::ceil(first->hbmBytes / device.hbmBytesPerCyclePerXcd()));
+    uint64_t perWave = std::max(first->end, hbmCycles);
     if (plan.tail.empty()) {
-      cycles = plan.fullWaves * first->end + (first->flushEnd - first->end);
+      cycles = (plan.fullWaves - 1) * perWave + first->flushEnd;
       hbm = double(plan.fullWaves) * first->hbmBytes;
       last = std::move(*first);
     } else {
@@ -178,7 +191,9 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
       sampled += plan.tail.size();
       flops += tail->flops;
       bytes += tail->globalBytes;
-      cycles = plan.fullWaves * first->end + tail->flushEnd;
+      l2Reads += tail->l2Reads;
+      l2Hits += tail->l2Hits;
+      cycles = plan.fullWaves * perWave + tail->flushEnd;
       hbm = double(plan.fullWaves) * first->hbmBytes + tail->hbmBytes;
       p.sample += "; and its last, partial dispatch wave: " +
                   std::to_string(plan.tail.size()) + " workgroups (" +
@@ -201,6 +216,12 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
                              : " plus the partial wave as simulated") +
           ", every XCD in parallel; the time ends with the L2 write-back "
           "of the kernel's release";
+    if (plan.perXcd > plan.capacity && hbmCycles > first->end)
+      p.extrapolation += "; each full wave is bound by HBM: its traffic "
+                         "(reads and the write-back of its stores) takes " +
+                         std::to_string(hbmCycles) +
+                         " cycles, the first wave ran " +
+                         std::to_string(first->end) + " before its write-back";
     // Flops and bytes per workgroup of the sample, over the whole grid;
     // HBM traffic per XCD, over the eight.
     double perWorkgroup = sampled ? 1.0 / double(sampled) : 0;
@@ -218,12 +239,16 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
     p.flops = only->flops;
     p.bytes = only->globalBytes;
     p.hbmBytes = only->hbmBytes;
+    l2Reads = only->l2Reads;
+    l2Hits = only->l2Hits;
     p.sample = "the " + std::to_string(sampled) + " selected workgroups (" +
                listIds(request.workgroups) + ") placed on one XCD";
     p.extrapolation = "none: the time of the selected workgroups alone";
     last = std::move(*only);
   }
   p.sampledWorkgroups = sampled;
+  p.peakGbps = device.hbmTBps * 1e3;
+  p.l2HitRate = l2Reads ? double(l2Hits) / double(l2Reads) : 0;
   p.cycles = cycles;
   p.seconds = double(cycles) / device.clockHz();
   if (p.seconds > 0) {
@@ -292,6 +317,8 @@ llvm::json::Object Prediction::toJson() const {
       {"peak_kind", peakKind},
       {"percent_of_peak", peakTflops > 0 ? 100 * tflops / peakTflops : 0.0},
       {"hbm_bytes", hbmBytes},
+      {"peak_gbps", peakGbps},
+      {"l2_hit_rate", l2HitRate},
       {"sample", llvm::json::Object{{"description", sample},
                                     {"workgroups", sampledWorkgroups},
                                     {"waves_per_simd", wavesPerSimd},
@@ -317,7 +344,8 @@ void Prediction::print(llvm::raw_ostream &os) const {
        << llvm::format("%.0f", peakTflops) << " TFLOP/s " << peakKind
        << " peak)";
   os << ", " << llvm::format("%.1f", gbps) << " GB/s, HBM traffic "
-     << llvm::format("%.4g", hbmBytes / 1e6) << " MB\n";
+     << llvm::format("%.4g", hbmBytes / 1e6) << " MB, L2 hit rate "
+     << llvm::format("%.1f", 100 * l2HitRate) << "%\n";
   os << "  occupancy: " << wavesPerSimd << " wave(s) per SIMD, "
      << workgroupsPerCu << " workgroup(s) per CU (limited by " << occupancyLimit
      << ")\n";

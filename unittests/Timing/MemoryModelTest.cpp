@@ -74,6 +74,9 @@ TEST(XcdMemory, SecondReadOfALineWaitsForTheFirst) {
   double third = memory.read(100000, 1 << 20, from);
   EXPECT_EQ(from, Level::L2);
   EXPECT_NEAR(third, 100000 + 1 + d.l2.latency, 1);
+  // The L2 hit rate counts the merged read and the late one as hits.
+  EXPECT_EQ(memory.l2Reads(), 3u);
+  EXPECT_EQ(memory.l2Hits(), 2u);
 }
 
 } // namespace

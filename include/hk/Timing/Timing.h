@@ -141,6 +141,8 @@ struct Prediction {
   double peakTflops = 0;     ///< Dense peak of the kernel's main MFMA.
   std::string peakKind;      ///< Which MFMA that peak is for ("bf16").
   double hbmBytes = 0;       ///< Predicted HBM traffic of the launch.
+  double peakGbps = 0;       ///< The device's HBM peak.
+  double l2HitRate = 0;      ///< Of the sample's L1/scalar misses.
   std::string sample;        ///< What was simulated.
   std::string extrapolation; ///< How it became the whole launch.
   uint64_t sampledWorkgroups = 0;

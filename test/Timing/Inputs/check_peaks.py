@@ -97,6 +97,19 @@ def main():
                     "--arg=u32:%d" % n])["timing"]["gbps"]
         print("%s one workgroup per CU: %.0f GB/s %s" %
               (tag, half, verdict(half < gbps)))
+        # 64 workgroups per CU, one float4 per work-item each way: eight
+        # dispatch waves. Each wave's stores sit in L2 until evicted, but
+        # they reach HBM all the same, so the copy stays below the ceiling.
+        many = 32 * grid
+        r = run(args, "stream_copy", many,
+                ["--arg=out:f32:%d" % (4 * many * 256),
+                 "--arg=out:f32:%d" % (4 * many * 256),
+                 "--arg=u32:%d" % (many * 256)])
+        waves = r["timing"]["extrapolation"].split(": ")[1].split(" full")[0]
+        print("%s %s dispatch waves: %.0f GB/s, %.1f%% of HBM peak %s" %
+              (tag, waves, r["timing"]["gbps"],
+               100 * r["timing"]["gbps"] / peak,
+               verdict(0.5 * peak <= r["timing"]["gbps"] <= 0.78 * peak)))
     elif args.kernel == "lds_read":
         # Two workgroups of four waves per CU (each holds 32 KB of LDS, so
         # both fit on either chip and the sample is the whole XCD): two
