@@ -1,11 +1,12 @@
 //===- GlobalToAMDGPU.cpp - Atomics and indexed global accesses -----------===//
 //
-// hk.atomic_add becomes relaxed, agent-scope `atomicrmw fadd` on global
-// pointers, which LLVM selects as the chips' no-return float atomics
-// (global_atomic_add_f32, global_atomic_pk_add_bf16/f16). The 16-bit
-// atomics work on aligned 32-bit words: a lane adds a pair of neighbours
-// in one instruction, or one element next to -0.0, the additive identity
-// that leaves its neighbour unchanged.
+// hk.atomic_add into f32 views becomes no-return buffer atomics
+// (buffer_atomic_add_f32) on the view's resource, whose range check drops
+// the elements outside the view; into 16-bit views, relaxed agent-scope
+// `atomicrmw fadd` on global pointers (global_atomic_pk_add_bf16/f16).
+// The 16-bit atomics work on aligned 32-bit words: a lane adds a pair of
+// neighbours in one instruction, or one element next to -0.0, the
+// additive identity that leaves its neighbour unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,17 @@ void emitAtomicFAdd(OpBuilder &b, Location loc, Value ptr, Value value,
   auto *rocdl = b.getContext()->getLoadedDialect<ROCDL::ROCDLDialect>();
   rocdl->getNoRemoteMemoryAttrHelper().setAttr(rmw, b.getUnitAttr());
   rocdl->getNoFineGrainedMemoryAttrHelper().setAttr(rmw, b.getUnitAttr());
+}
+
+/// One float add into `buffer` at `byteOffset`: no return value, the
+/// default cache policy (device scope, as emitAtomicFAdd's). Offsets past
+/// the buffer's range add nothing.
+void emitBufferAtomicFAdd(OpBuilder &b, Location loc, const ViewBuffer &buffer,
+                          Value value, Value byteOffset) {
+  Value zero = constI32(b, loc, 0);
+  ROCDL::RawPtrBufferAtomicFaddOp::create(b, loc, value, buffer.resource,
+                                          byteOffset, zero, zero, ArrayAttr(),
+                                          ArrayAttr(), ArrayAttr());
 }
 
 /// Adds the 16-bit `value` to element `offset` of `base`: a packed add on
@@ -99,15 +111,51 @@ struct AtomicAddLowering : public OpConversionPattern<AtomicAddOp> {
                     slots.colOffsets[slot]);
     };
 
+    int64_t perLane = tile.getNumElements() / 64;
+    if (!packed) {
+      // f32: buffer atomics on the view's resource, whose range check
+      // drops the additions an out-of-range offset names: the elements
+      // outside the view at its edges, with no branch per element.
+      const ChipInfo *chip = lookupTargetChip(op);
+      if (!chip)
+        return rewriter.notifyMatchFailure(op, "no target chip");
+      ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
+      Value inside = origin.isInside(rewriter, loc, tile.getRows(),
+                                     tile.getCols(), /*width=*/1);
+      auto whole = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
+                                     /*withElseRegion=*/true);
+      for (bool edge : {false, true}) {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(edge ? whole.elseBlock()
+                                               : whole.thenBlock());
+        for (int64_t s = 0; s < perLane; ++s) {
+          Value offset = slotOffset(rewriter, s);
+          Value bytes =
+              edge ? buffer.maskedOffset(
+                         rewriter, loc,
+                         origin.contains(rewriter, loc,
+                                         addI32(rewriter, loc, laneRow,
+                                                slots.rowOffsets[s]),
+                                         addI32(rewriter, loc, laneCol,
+                                                slots.colOffsets[s])),
+                         offset)
+                   : mulI32(rewriter, loc, offset, buffer.elementBytes);
+          emitBufferAtomicFAdd(rewriter, loc, buffer,
+                               extractAt(rewriter, loc, values, s, 1), bytes);
+        }
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
+
     // Slots that start an aligned pair of one row, when every lane's first
     // column is even (the row layout's runs): the word they share is then
     // aligned wherever the tile's origin and row stride are even.
     FragmentLayout::LaneTerms terms = layout->getLaneTerms();
     bool evenLaneColumns = terms.colPerP % 2 == 0 && terms.colPerQ % 2 == 0;
-    int64_t perLane = tile.getNumElements() / 64;
     SmallVector<bool> pairStart(perLane, false);
     bool anyPair = false;
-    if (packed && evenLaneColumns)
+    if (evenLaneColumns)
       for (int64_t s = 0; s + 1 < perLane; ++s)
         if (slots.colOffsets[s] % 2 == 0 &&
             slots.rowOffsets[s + 1] == slots.rowOffsets[s] &&
@@ -125,16 +173,10 @@ struct AtomicAddLowering : public OpConversionPattern<AtomicAddOp> {
                                    rewriter, loc, arith::CmpIPredicate::eq,
                                    originOdd, constI32(rewriter, loc, 0))});
     }
-    // One element alone: a 16-bit one as half of its word.
+    // One element alone: half of its word.
     auto addElement = [&](int64_t slot, Value offset) {
-      Value value = extractAt(rewriter, loc, values, slot, 1);
-      if (packed) {
-        emitHalfWordAdd(rewriter, loc, view->ptr, memElem, offset, value);
-        return;
-      }
-      emitAtomicFAdd(rewriter, loc,
-                     elementPointer(rewriter, loc, view->ptr, memElem, offset),
-                     value, getElementBytes(memElem));
+      emitHalfWordAdd(rewriter, loc, view->ptr, memElem, offset,
+                      extractAt(rewriter, loc, values, slot, 1));
     };
     auto whole = scf::IfOp::create(rewriter, loc, TypeRange{}, inside,
                                    /*withElseRegion=*/true);

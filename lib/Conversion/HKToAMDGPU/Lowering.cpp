@@ -513,6 +513,25 @@ Value lowering::elementPointer(OpBuilder &b, Location loc, Value ptr,
                              ArrayRef<LLVM::GEPArg>{offset});
 }
 
+/// A buffer over `ptr` whose range check ends after `bytes` (i32, wave
+/// uniform).
+static ViewBuffer makeBuffer(OpBuilder &b, Location loc, Value ptr, Value bytes,
+                             int64_t elementBytes, const ChipInfo &chip) {
+  // The resource must live in SGPRs. Its fields are uniform, but when the
+  // backend computes one with vector instructions it no longer knows that
+  // and wraps every buffer access in a waterfall loop; readfirstlane says
+  // it.
+  Value numRecords =
+      ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(), bytes);
+  auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
+  Value stride = arith::ConstantIntOp::create(b, loc, 0, 16);
+  Value flags = constI32(b, loc, chip.bufferResourceFlags);
+  Value records64 = arith::ExtUIOp::create(b, loc, b.getI64Type(), numRecords);
+  Value resource = ROCDL::MakeBufferRsrcOp::create(b, loc, rsrcType, ptr,
+                                                   stride, records64, flags);
+  return {resource, numRecords, elementBytes};
+}
+
 ViewBuffer lowering::makeViewBuffer(OpBuilder &b, Location loc,
                                     const ViewABI &view, Type memElem,
                                     const ChipInfo &chip) {
@@ -529,21 +548,25 @@ ViewBuffer lowering::makeViewBuffer(OpBuilder &b, Location loc,
                               constI32(b, loc, 0)));
   }
   int64_t bytes = getElementBytes(memElem);
-  // The resource must live in SGPRs. Its fields are uniform, but when the
-  // backend computes one with vector instructions it no longer knows that
-  // and wraps every buffer access in a waterfall loop; readfirstlane says
-  // it.
-  Value numRecords = ROCDL::ReadfirstlaneOp::create(
-      b, loc, b.getI32Type(),
-      arith::SelectOp::create(b, loc, empty, constI32(b, loc, 0),
-                              mulI32(b, loc, span, bytes)));
-  auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
-  Value stride = arith::ConstantIntOp::create(b, loc, 0, 16);
-  Value flags = constI32(b, loc, chip.bufferResourceFlags);
-  Value records64 = arith::ExtUIOp::create(b, loc, b.getI64Type(), numRecords);
-  Value resource = ROCDL::MakeBufferRsrcOp::create(b, loc, rsrcType, view.ptr,
-                                                   stride, records64, flags);
-  return {resource, numRecords, bytes};
+  return makeBuffer(b, loc, view.ptr,
+                    arith::SelectOp::create(b, loc, empty, constI32(b, loc, 0),
+                                            mulI32(b, loc, span, bytes)),
+                    bytes, chip);
+}
+
+ViewBuffer lowering::makeLineBuffer(OpBuilder &b, Location loc,
+                                    const ViewABI &view, Type memElem,
+                                    const ChipInfo &chip, Value lineOffset,
+                                    Value valid) {
+  // Elements before the line's end: lineOffset + size of the last
+  // dimension (the innermost stride is 1).
+  int64_t bytes = getElementBytes(memElem);
+  Value end = arith::AddIOp::create(b, loc, lineOffset, view.sizes.back());
+  return makeBuffer(b, loc, view.ptr,
+                    arith::SelectOp::create(b, loc, valid,
+                                            mulI32(b, loc, end, bytes),
+                                            constI32(b, loc, 0)),
+                    bytes, chip);
 }
 
 Value ViewBuffer::maskedOffset(OpBuilder &b, Location loc, Value valid,

@@ -277,6 +277,16 @@ ViewBuffer makeViewBuffer(mlir::OpBuilder &b, mlir::Location loc,
                           const ViewABI &view, mlir::Type memElem,
                           const ChipInfo &chip);
 
+/// A buffer over one line of `view` (fixed outer indices, the last
+/// dimension free): its range ends after the line's last element, so the
+/// hardware's range check reads zeros (drops writes) past the line, and
+/// everywhere when `valid` (the outer indices are inside the view) is
+/// false. `lineOffset` is the element offset of the line's first element.
+ViewBuffer makeLineBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                          const ViewABI &view, mlir::Type memElem,
+                          const ChipInfo &chip, mlir::Value lineOffset,
+                          mlir::Value valid);
+
 //===----------------------------------------------------------------------===//
 // Shared tiles
 //===----------------------------------------------------------------------===//

@@ -572,11 +572,13 @@ Value isVectorWriter(OpBuilder &b, Location loc, RegisterVectorType type) {
 
 /// Where a lane's vector elements live in a global view: the last index
 /// counts in vectors, the others in elements. Every position of the lane's
-/// vector gets its element offset and whether it lies inside the view (no
-/// condition when the buffer's range check decides).
+/// vector gets its element offset in a buffer over the vector's line of
+/// the view, whose range check masks what lies past the line (or the whole
+/// line when an outer index is outside the view): no per-element
+/// conditions.
 struct GlobalVectorAccess {
   ViewBuffer buffer;
-  SmallVector<Value> offsets, valid;
+  SmallVector<Value> offsets;
 };
 
 FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
@@ -589,33 +591,25 @@ FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
     return failure();
   Type memElem = getMemoryElementType(abi->type.getElementType());
 
-  GlobalVectorAccess access;
-  access.buffer = makeViewBuffer(b, loc, *abi, memElem, *chip);
   int64_t rank = abi->type.getRank();
-  Value start =
-      mulI32(b, loc, toI32(b, loc, indices[rank - 1]), type.getLength());
-  Value offset = start;
+  Value lineOffset = constI32(b, loc, 0);
   SmallVector<Value> outer;
   for (int64_t d = 0; d + 1 < rank; ++d) {
     Value index = toI32(b, loc, indices[d]);
-    offset = arith::AddIOp::create(
-        b, loc, offset, arith::MulIOp::create(b, loc, index, abi->strides[d]));
+    lineOffset = arith::AddIOp::create(
+        b, loc, lineOffset,
+        arith::MulIOp::create(b, loc, index, abi->strides[d]));
     outer.push_back(ult(b, loc, index, abi->sizes[d]));
   }
-  for (Value coordinate : vectorCoordinates(b, loc, type)) {
-    // A 1-D view's buffer ends where the vector does: the hardware's range
-    // check reads zeros (drops writes) past it, with no mask to compute.
-    if (rank == 1) {
-      access.valid.push_back(Value());
-    } else {
-      SmallVector<Value> checks = outer;
-      checks.push_back(ult(b, loc,
-                           arith::AddIOp::create(b, loc, start, coordinate),
-                           abi->sizes[rank - 1]));
-      access.valid.push_back(andAll(b, loc, checks));
-    }
+  GlobalVectorAccess access;
+  access.buffer = rank == 1 ? makeViewBuffer(b, loc, *abi, memElem, *chip)
+                            : makeLineBuffer(b, loc, *abi, memElem, *chip,
+                                             lineOffset, andAll(b, loc, outer));
+  Value start =
+      mulI32(b, loc, toI32(b, loc, indices[rank - 1]), type.getLength());
+  Value offset = arith::AddIOp::create(b, loc, lineOffset, start);
+  for (Value coordinate : vectorCoordinates(b, loc, type))
     access.offsets.push_back(arith::AddIOp::create(b, loc, offset, coordinate));
-  }
   return access;
 }
 
@@ -636,11 +630,10 @@ struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
     Type memElem = getMemoryElementType(
         cast<GlobalViewType>(op.getSource().getType()).getElementType());
     SmallVector<Value> elements;
-    for (auto [offset, valid] : llvm::zip(access->offsets, access->valid))
+    for (Value offset : access->offsets)
       elements.push_back(access->buffer.load(
           rewriter, loc, memElem,
-          valid ? access->buffer.maskedOffset(rewriter, loc, valid, offset)
-                : mulI32(rewriter, loc, offset, access->buffer.elementBytes)));
+          mulI32(rewriter, loc, offset, access->buffer.elementBytes)));
     Value raw = vector::FromElementsOp::create(
         rewriter, loc, VectorType::get({int64_t(elements.size())}, memElem),
         elements);
@@ -672,15 +665,11 @@ struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
     values =
         convertElements(rewriter, loc, values, getMemoryElementType(destElem));
     Value writer = isVectorWriter(rewriter, loc, type);
-    for (auto [index, offset, valid] :
-         llvm::enumerate(access->offsets, access->valid)) {
-      Value write =
-          valid ? arith::AndIOp::create(rewriter, loc, writer, valid) : writer;
+    for (auto [index, offset] : llvm::enumerate(access->offsets))
       access->buffer.store(
           rewriter, loc,
           vector::ExtractOp::create(rewriter, loc, values, index),
-          access->buffer.maskedOffset(rewriter, loc, write, offset));
-    }
+          access->buffer.maskedOffset(rewriter, loc, writer, offset));
     rewriter.eraseOp(op);
     return success();
   }

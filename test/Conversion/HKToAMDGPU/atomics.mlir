@@ -1,17 +1,28 @@
 // RUN: hk-opt %s -split-input-file --convert-hk-to-amdgpu | FileCheck %s
 
-// f32: one relaxed device-scope fadd per element, marked as device memory
-// so that LLVM keeps the hardware atomic; elements at the view's edge are
-// added one by one under their own bounds check.
+// f32: one no-return buffer atomic per element on the view's resource.
+// Inside the view the offsets are the elements'; at its edge an element
+// outside gets num_records as its offset, which the range check drops:
+// no branch per element.
 // CHECK-LABEL: llvm.func @add_f32
+// CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc
+// CHECK: scf.if
+// CHECK-COUNT-4: rocdl.raw.ptr.buffer.atomic.fadd %{{.*}}, %[[RSRC]], %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: llvm.atomicrmw
+// CHECK: } else {
+// CHECK-NOT: scf.if
+// CHECK: %[[OFF:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK: rocdl.raw.ptr.buffer.atomic.fadd %{{.*}}, %[[RSRC]], %[[OFF]], %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-3: rocdl.raw.ptr.buffer.atomic.fadd
+// CHECK-NOT: llvm.atomicrmw
+// CHECK: llvm.return
+module attributes {hk.target = #hk.target<"gfx942">} {
 hk.kernel @add_f32(%x: f32, %y: !hk.gl<?x?xf32>) waves(1) {
   %c0 = arith.constant 0 : index
   %t = hk.fill %x : f32 -> !hk.rt<16x16xf32, row>
-  // CHECK-COUNT-4: llvm.atomicrmw fadd %{{.*}}, %{{.*}} syncscope("agent") monotonic {alignment = 4 : i64, rocdl.no_fine_grained_memory, rocdl.no_remote_memory} : !llvm.ptr<1>, f32
-  // CHECK: } else {
-  // CHECK-COUNT-4: llvm.atomicrmw fadd {{.*}} : !llvm.ptr<1>, f32
   hk.atomic_add %t, %y[%c0, %c0] : !hk.rt<16x16xf32, row> -> !hk.gl<?x?xf32>
   hk.return
+}
 }
 
 // -----

@@ -60,3 +60,41 @@ hk.kernel @fp8(%a: !hk.gl<?x?xf8E4M3FN>) waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// A register vector of a 2-D view lies on one line (row %i): its buffer
+// ends after that line's last element, or is empty when the row is outside
+// the view, so the range check masks the elements past the line and no
+// element needs a condition of its own. The 16x16 accumulator's rows
+// vector holds 4 rows per lane: 4 unconditional loads, and the store's
+// only condition is the one lane (of the replicas) that writes.
+// CHECK-LABEL: llvm.func @line
+// CHECK-SAME: %[[PTR:[^:]*]]: !llvm.ptr<1> {hk.name = "v"}, %[[ROWS:[^:]*]]: i32 {hk.name = "v_size0"}, %[[COLS:[^:]*]]: i32 {hk.name = "v_size1"}, %[[STRIDE:[^:]*]]: i32 {hk.name = "v_stride0"}, %[[I:[^:]*]]: i32 {hk.name = "i32"}
+// CHECK: %[[LINE:.*]] = arith.muli %[[I]], %[[STRIDE]]
+// CHECK: %[[INSIDE:.*]] = arith.cmpi ult, %[[I]], %[[ROWS]]
+// CHECK: %[[END:.*]] = arith.addi %[[LINE]], %[[COLS]]
+// CHECK: %[[BYTES:.*]] = arith.muli %[[END]], %c4_i32
+// CHECK: %[[SEL:.*]] = arith.select %[[INSIDE]], %[[BYTES]], %c0_i32
+// CHECK: %[[RECORDS:.*]] = rocdl.readfirstlane %[[SEL]] : i32
+// CHECK: %[[RECORDS64:.*]] = arith.extui %[[RECORDS]] : i32 to i64
+// CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %[[PTR]], %{{.*}}, %[[RECORDS64]], %{{.*}} : <1> to <8>
+// CHECK-NOT: arith.select
+// CHECK-COUNT-4: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : f32
+// CHECK: arith.select %{{.*}}, %{{.*}}, %c0_i32
+// CHECK-NEXT: rocdl.readfirstlane
+// CHECK: rocdl.make.buffer.rsrc %[[PTR]]
+// CHECK: %[[WRITER:.*]] = arith.cmpi eq
+// CHECK-COUNT-4: arith.select %[[WRITER]]
+// CHECK-NOT: arith.select
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @line(%v: !hk.gl<?x?xf32>, %i32: i32) waves(1) {
+  %c1 = arith.constant 1 : index
+  %i = arith.index_cast %i32 : i32 to index
+  %r = hk.load %v[%i, %c1] : !hk.gl<?x?xf32>
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %r, %v[%i, %c1]
+      : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}

@@ -19,8 +19,10 @@ def HK_AtomicAddOp : HK_Op<"atomic_add", [MemoryEffects<[MemRead, MemWrite]>]> {
     not touched. The tile's float elements are first rounded to the view's
     element type (round to nearest even).
 
-    - `f32` views: `global_atomic_add_f32`, one per element; denormals are
-      kept.
+    - `f32` views: `buffer_atomic_add_f32` on the view's buffer resource,
+      one per element; at the view's edges an element outside it gets an
+      offset past the resource's range, which the hardware drops (no
+      branch per element). Denormals are kept.
     - `bf16` and `f16` views: the packed 32-bit atomics
       (`global_atomic_pk_add_bf16`, `global_atomic_pk_add_f16`). Where a
       lane holds two neighbouring elements of a row at an even element
