@@ -239,3 +239,32 @@ hk.kernel @no_target() waves(4) {
   %d = hk.mma ab %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
   hk.return
 }
+
+// -----
+
+// An operand computed from an earlier product's accumulator counts as
+// written in that layout: P (64 x 16, out of Q K^T) is the A operand of an
+// `atbt`, whose K runs down P's columns as the 16x16 accumulator holds them
+// when A has 16 K per block. gfx950 takes 16x16x16 for it rather than the
+// double-rate 16x16x32, which would need P moved through LDS; the
+// conversion left only renames the layout (no data moves).
+// CHECK-LABEL: hk.kernel @accumulator_operand
+// CHECK: %[[S:.*]] = hk.mma abt {{.*}} {instr = #hk.mfma_shape<16x16x32>}
+// CHECK: %[[P:.*]] = hk.convert %[[S]] : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
+// CHECK: %[[PB:.*]] = hk.convert_layout %[[P]] : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>> -> !hk.rt<64x16xbf16, #hk.mfma<b, 16x16x16>>
+// CHECK: hk.mma atbt %[[PB]], %{{.*}} {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<64x16xbf16, #hk.mfma<b, 16x16x16>>, !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x16>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @accumulator_operand(%Q: !hk.gl<?x?xbf16>, %O: !hk.gl<?x?xf32>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %q = hk.load %Q[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<64x64xbf16>
+  %k = hk.load %Q[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<16x64xbf16>
+  %z = hk.zero : !hk.rt<64x16xf32>
+  %s = hk.mma abt %q, %k, %z : !hk.rt<64x64xbf16>, !hk.rt<16x64xbf16>, !hk.rt<64x16xf32>
+  %p = hk.convert %s : !hk.rt<64x16xf32> -> !hk.rt<64x16xbf16>
+  %zv = hk.zero : !hk.rt<16x64xf32>
+  %ot = hk.load %Q[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<64x64xbf16>
+  %dv = hk.mma atbt %p, %ot, %zv : !hk.rt<64x16xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+  hk.store %dv, %O[%c0, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}

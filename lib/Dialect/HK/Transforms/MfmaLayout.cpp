@@ -110,16 +110,17 @@ class MfmaLayoutPass : public hk::impl::HKMfmaLayoutBase<MfmaLayoutPass> {
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    LayoutClasses classes;
+    buildClasses(module, classes);
+    recordFirstDemands(module, classes);
     WalkResult chosen = module.walk([&](MmaOp mma) {
-      if (failed(chooseInstruction(mma)))
+      if (failed(chooseInstruction(mma, classes)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });
     if (chosen.wasInterrupted())
       return signalPassFailure();
 
-    LayoutClasses classes;
-    buildClasses(module, classes);
     assignLayouts(module, classes);
     insertConversions(module);
     if (failed(assignVectorLayouts(module)))
@@ -127,15 +128,53 @@ public:
   }
 
 private:
-  /// Number of operands whose user-written layout would need a conversion
-  /// for instruction `shape` with `operandK` K elements per block.
-  unsigned countConversions(MmaOp mma, MfmaShapeAttr shape, int64_t operandK) {
+  /// The first MFMA operand (in program order) of each class: the use whose
+  /// layout assignLayouts gives the class when nothing is written.
+  struct Demand {
+    MmaOp mma;
+    MfmaOperand role;
+  };
+  llvm::DenseMap<Value, Demand> firstDemand;
+
+  void recordFirstDemands(ModuleOp module, LayoutClasses &classes) {
+    module.walk([&](MmaOp mma) {
+      for (MmaOperandRole entry : operandRoles(mma))
+        firstDemand.try_emplace(classes.find(entry.operand->get()),
+                                Demand{mma, entry.role});
+    });
+  }
+
+  /// The layout `value` will have whatever `mma` chooses: its written one,
+  /// or the one an earlier MFMA, whose instruction is already chosen, gives
+  /// its class (such as the accumulator of the product it was computed
+  /// from). Null when `mma` decides it.
+  Attribute expectedLayout(Value value, MmaOp mma, LayoutClasses &classes) {
+    if (Attribute written = cast<RegisterTileType>(value.getType()).getLayout())
+      return written;
+    auto it = firstDemand.find(classes.find(value));
+    if (it == firstDemand.end() || it->second.mma == mma)
+      return {};
+    MmaOp first = it->second.mma;
+    MfmaShapeAttr shape = first.getInstrAttr();
+    if (!shape || !operandK.count(first))
+      return {};
+    return requiredLayout(first, shape, operandK.lookup(first),
+                          it->second.role);
+  }
+
+  /// Number of operands whose expected layout (see expectedLayout) would
+  /// need a conversion for instruction `shape` with `operandK` K elements
+  /// per block.
+  unsigned countConversions(MmaOp mma, MfmaShapeAttr shape, int64_t operandK,
+                            LayoutClasses &classes) {
     unsigned conversions = 0;
     for (MmaOperandRole entry : operandRoles(mma)) {
-      auto type = cast<RegisterTileType>(entry.operand->get().getType());
-      if (!type.getLayout())
+      Value value = entry.operand->get();
+      Attribute expected = expectedLayout(value, mma, classes);
+      if (!expected)
         continue;
-      if (!layoutsEquivalent(type.getLayout(),
+      auto type = cast<RegisterTileType>(value.getType());
+      if (!layoutsEquivalent(expected,
                              requiredLayout(mma, shape, operandK, entry.role),
                              type.getRows(), type.getCols()))
         ++conversions;
@@ -143,7 +182,7 @@ private:
     return conversions;
   }
 
-  LogicalResult chooseInstruction(MmaOp mma) {
+  LogicalResult chooseInstruction(MmaOp mma, LayoutClasses &classes) {
     const ChipInfo *chip = lookupTargetChip(mma);
     if (!chip)
       return mma.emitOpError()
@@ -176,7 +215,7 @@ private:
         // Fewer conversions, deeper K per instruction, longer runs per lane,
         // then 16x16 blocks.
         std::tuple<unsigned, int64_t, int64_t, unsigned> score = {
-            countConversions(mma, shape, operandK), -kDepth(*instr),
+            countConversions(mma, shape, operandK, classes), -kDepth(*instr),
             -operandK / int64_t(instr->k), instr->m};
         if (!best || score < bestScore) {
           best = shape;
@@ -357,8 +396,14 @@ private:
         auto type = cast<RegisterTileType>(value.getType());
         MfmaLayoutAttr required =
             requiredLayout(mma, shape, operandK.lookup(mma), entry.role);
+        // Equivalent placements move no data. An MFMA layout of another
+        // role or K (an accumulator read as the next product's operand)
+        // still gets its conversion, a free one, for the op's verifier
+        // checks the names.
+        auto mfma = dyn_cast_if_present<MfmaLayoutAttr>(type.getLayout());
         if (layoutsEquivalent(type.getLayout(), required, type.getRows(),
-                              type.getCols()))
+                              type.getCols()) &&
+            (!mfma || mfma == required))
           continue;
         entry.operand->set(ConvertLayoutOp::create(
             builder, mma.getLoc(), type.withLayout(required), value));
