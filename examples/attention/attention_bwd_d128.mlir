@@ -1,0 +1,247 @@
+// The attention backward of attention_bwd.mlir with head dimension 128:
+// the same three kernels and arguments with 128-wide rows. The fused
+// backward steps through 32-query tiles (so that Q, Q^T, dO, dO^T and dS
+// fit gfx942's 64 KiB of LDS next to K^T), each wave of a block still
+// owning 16 of its 64 keys; its share of dQ is 16 query rows by 64 of the
+// 128 columns.
+module {
+  hk.kernel @attention_fwd_lse_d128(
+      %Q: !hk.gl<?x?x128xbf16>, %K: !hk.gl<?x?x128xbf16>,
+      %V: !hk.gl<?x?x128xbf16>, %O: !hk.gl<?x?x128xbf16>,
+      %L: !hk.gl<?x?xf32>, %causal: i32) waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x128xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x128xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
+    %qb4 = arith.muli %qb, %c4 : index
+    %qt = arith.addi %qb4, %w : index
+    %qrow = arith.muli %qt, %c16 : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x128xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x128xbf16>
+    // Causal: the block's last query row bounds the key tiles, and the
+    // mask compares key positions with query rows. Not causal: every key
+    // tile, and the mask's rows shifted past every key keep all of them.
+    %cz = arith.constant 0 : i32
+    %is_causal = arith.cmpi ne, %causal, %cz : i32
+    %qend0 = arith.muli %qb, %c64 : index
+    %qend = arith.addi %qend0, %c64 : index
+    %kcausal = arith.minui %nk, %qend : index
+    %kend = arith.select %is_causal, %kcausal, %nk : index
+    %kend63 = arith.addi %kend, %c63 : index
+    %tiles = arith.divui %kend63, %c64 : index
+    %shifted = arith.addi %qrow, %nk : index
+    %mrow = arith.select %is_causal, %qrow, %shifted : index
+
+    %q = hk.load %Q[%bh, %qt, %c0]
+        : !hk.gl<?x?x128xbf16> -> !hk.rt<16x128xbf16>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
+    %l0 = hk.zero : !hk.rv<16xf32>
+    %o0 = hk.zero : !hk.rt<16x128xf32>
+    %sK = hk.alloc : !hk.st<64x128xbf16>
+    %sVt = hk.alloc : !hk.st<128x64xbf16>
+    %r:3 = scf.for %j = %c0 to %tiles step %c1
+        iter_args(%m = %m0, %l = %l0, %o = %o0)
+        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x128xf32>) {
+      hk.group_load %K[%kvh, %j, %c0], %sK
+          : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
+          : !hk.gl<?x?x128xbf16>, !hk.st<128x64xbf16>
+      hk.barrier
+      %k = hk.load %sK : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>
+      %s0 = hk.zero : !hk.rt<16x64xf32>
+      %s = hk.mma abt %q, %k, %s0
+          : !hk.rt<16x128xbf16>, !hk.rt<64x128xbf16>, !hk.rt<16x64xf32>
+      %key0 = arith.muli %j, %c64 : index
+      %sc = hk.causal_mask %s[%mrow, %key0] : !hk.rt<16x64xf32>
+      %sm = hk.bounds_mask %sc[%qrow, %key0] within [%nq, %nk]
+          : !hk.rt<16x64xf32>
+      // scale = log2(e) / sqrt(128)
+      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.127517430824599 : f32}
+          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %os = hk.mul_row %o, %f : !hk.rt<16x128xf32>, !hk.rv<16xf32>
+      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
+      %vt = hk.load %sVt : !hk.st<128x64xbf16> -> !hk.rt<128x64xbf16>
+      %o1 = hk.mma abt %pb, %vt, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<128x64xbf16>, !hk.rt<16x128xf32>
+      hk.barrier
+      scf.yield %m1, %l1, %o1
+          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x128xf32>
+    }
+    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x128xf32>, !hk.rv<16xf32>
+    hk.store %out, %O[%bh, %qt, %c0]
+        : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
+    // The running max is in base-2 units of the scaled scores already.
+    %lg = hk.log2 %r#1 : !hk.rv<16xf32>
+    %lse = hk.add %r#0, %lg : !hk.rv<16xf32>
+    hk.store %lse, %L[%bh, %qt] : !hk.rv<16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+
+  // Delta_i = sum_c dO_ic O_ic, one 16-row tile per wave.
+  hk.kernel @attention_bwd_prep_d128(%O: !hk.gl<?x?x128xbf16>,
+                                     %dO: !hk.gl<?x?x128xbf16>,
+                                     %Delta: !hk.gl<?x?xf32>) waves(4) {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    %qb4 = arith.muli %qb, %c4 : index
+    %qt = arith.addi %qb4, %w : index
+    %o = hk.load %O[%bh, %qt, %c0] : !hk.gl<?x?x128xbf16>
+        -> !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>
+    %do = hk.load %dO[%bh, %qt, %c0] : !hk.gl<?x?x128xbf16>
+        -> !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>
+    %prod = hk.mul %o, %do : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>>
+    %delta = hk.row_sum %prod
+        : !hk.rt<16x128xf32, #hk.mfma<a, 16x16x32>> -> !hk.rv<16xf32>
+    hk.store %delta, %Delta[%bh, %qt] : !hk.rv<16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+
+  // The fused backward of attention_bwd.mlir on 32-query tiles: per wave
+  // S = Q K^T is 32 x 16 and dQ's share 16 x 64.
+  hk.kernel @attention_bwd_d128(
+      %Q: !hk.gl<?x?x128xbf16>, %K: !hk.gl<?x?x128xbf16>,
+      %V: !hk.gl<?x?x128xbf16>, %dO: !hk.gl<?x?x128xbf16>,
+      %L: !hk.gl<?x?xf32>, %Delta: !hk.gl<?x?xf32>,
+      %dQ: !hk.gl<?x?x128xf32>, %dK: !hk.gl<?x?x128xbf16>,
+      %dV: !hk.gl<?x?x128xbf16>, %causal: i32) waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c31 = arith.constant 31 : index
+    %c32 = arith.constant 32 : index
+    %w = hk.wave_id
+    %kb = hk.block_id x
+    %kvh = hk.block_id y
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x128xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x128xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %h0 = arith.muli %kvh, %group : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x128xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x128xbf16>
+    %kb4 = arith.muli %kb, %c4 : index
+    %kt = arith.addi %kb4, %w : index
+    %key0 = arith.muli %kt, %c16 : index
+    // Causal: query tiles before the block's first key see none of its
+    // keys; the mask keeps key <= query. Not causal: every query tile, and
+    // the mask's query rows shifted past every key keep all of them.
+    %causal1 = arith.index_cast %causal : i32 to index
+    %not_causal = arith.subi %c1, %causal1 : index
+    %nq31 = arith.addi %nq, %c31 : index
+    %qtiles = arith.divui %nq31, %c32 : index
+    %kb2 = arith.muli %kb, %c2 : index
+    %kbc = arith.muli %kb2, %causal1 : index
+    %first = arith.minui %kbc, %qtiles : index
+    %shift = arith.muli %nk, %not_causal : index
+    // One loop over (query head of the group, query tile).
+    %per_head = arith.subi %qtiles, %first : index
+    %steps = arith.muli %group, %per_head : index
+
+    %k = hk.load %K[%kvh, %kt, %c0]
+        : !hk.gl<?x?x128xbf16> -> !hk.rt<16x128xbf16>
+    %v = hk.load %V[%kvh, %kt, %c0]
+        : !hk.gl<?x?x128xbf16> -> !hk.rt<16x128xbf16>
+    %sKt = hk.alloc : !hk.st<128x64xbf16>
+    %sQ = hk.alloc : !hk.st<32x128xbf16>
+    %sQt = hk.alloc : !hk.st<128x32xbf16>
+    %sdO = hk.alloc : !hk.st<32x128xbf16>
+    %sdOt = hk.alloc : !hk.st<128x32xbf16>
+    %sdS = hk.alloc : !hk.st<32x64xbf16>
+    // K^T for dQ; the loop's first barrier publishes it.
+    hk.group_load %K[%kvh, %kb, %c0], %sKt transpose
+        : !hk.gl<?x?x128xbf16>, !hk.st<128x64xbf16>
+    // This wave's 16 x 64 share of dQ: query rows (w % 2) * 16.. of the
+    // tile, columns (w / 2) * 64.. (rows of K^T).
+    %wr = arith.remui %w, %c2 : index
+    %wc = arith.divui %w, %c2 : index
+    %scale = arith.constant 0.127517430824599 : f32 // log2(e) / sqrt(128)
+    %rsqrt_d = arith.constant 0.0883883476483184 : f32
+    %z = hk.zero : !hk.rt<16x128xf32>
+    %zs = hk.zero : !hk.rt<32x16xf32>
+    %zq = hk.zero : !hk.rt<16x64xf32>
+    %acc:2 = scf.for %t = %c0 to %steps step %c1
+        iter_args(%dk = %z, %dv = %z)
+        -> (!hk.rt<16x128xf32>, !hk.rt<16x128xf32>) {
+      %g = arith.divui %t, %per_head : index
+      %ig = arith.remui %t, %per_head : index
+      %h = arith.addi %h0, %g : index
+      %i = arith.addi %first, %ig : index
+      hk.group_load %Q[%h, %i, %c0], %sQ
+          : !hk.gl<?x?x128xbf16>, !hk.st<32x128xbf16>
+      hk.group_load %Q[%h, %i, %c0], %sQt transpose
+          : !hk.gl<?x?x128xbf16>, !hk.st<128x32xbf16>
+      hk.group_load %dO[%h, %i, %c0], %sdO
+          : !hk.gl<?x?x128xbf16>, !hk.st<32x128xbf16>
+      hk.group_load %dO[%h, %i, %c0], %sdOt transpose
+          : !hk.gl<?x?x128xbf16>, !hk.st<128x32xbf16>
+      %lv = hk.load %L[%h, %i] : !hk.gl<?x?xf32> -> !hk.rv<32xf32>
+      %dl = hk.load %Delta[%h, %i] : !hk.gl<?x?xf32> -> !hk.rv<32xf32>
+      hk.barrier
+      %q = hk.load %sQ : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16>
+      %s = hk.mma abt %q, %k, %zs
+          : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32>
+      %q0 = arith.muli %i, %c32 : index
+      %qs = arith.addi %q0, %shift : index
+      %sc = hk.causal_mask %s[%qs, %key0] : !hk.rt<32x16xf32>
+      %sm = hk.bounds_mask %sc[%q0, %key0] within [%nq, %nk]
+          : !hk.rt<32x16xf32>
+      %x = hk.mul %sm, %scale : !hk.rt<32x16xf32>, f32
+      %xl = hk.sub_row %x, %lv : !hk.rt<32x16xf32>, !hk.rv<32xf32>
+      %p = hk.exp2 %xl : !hk.rt<32x16xf32>
+      %do = hk.load %sdO : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16>
+      %dp = hk.mma abt %do, %v, %zs
+          : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32>
+      %dpd = hk.sub_row %dp, %dl : !hk.rt<32x16xf32>, !hk.rv<32xf32>
+      %ds = hk.mul %p, %dpd : !hk.rt<32x16xf32>
+      %pb = hk.convert %p : !hk.rt<32x16xf32> -> !hk.rt<32x16xbf16>
+      %dot = hk.load %sdOt : !hk.st<128x32xbf16> -> !hk.rt<128x32xbf16>
+      %dv1 = hk.mma atbt %pb, %dot, %dv
+          : !hk.rt<32x16xbf16>, !hk.rt<128x32xbf16>, !hk.rt<16x128xf32>
+      %dsb = hk.convert %ds : !hk.rt<32x16xf32> -> !hk.rt<32x16xbf16>
+      %qtr = hk.load %sQt : !hk.st<128x32xbf16> -> !hk.rt<128x32xbf16>
+      %dk1 = hk.mma atbt %dsb, %qtr, %dk
+          : !hk.rt<32x16xbf16>, !hk.rt<128x32xbf16>, !hk.rt<16x128xf32>
+      // dQ: the block's dS (queries x keys) through LDS.
+      hk.store %dsb, %sdS[%c0, %w] : !hk.rt<32x16xbf16> -> !hk.st<32x64xbf16>
+      hk.barrier
+      %dsw = hk.load %sdS[%wr, %c0] : !hk.st<32x64xbf16> -> !hk.rt<16x64xbf16>
+      %ktw = hk.load %sKt[%wc, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+      %dq = hk.mma abt %dsw, %ktw, %zq
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %dqs = hk.mul %dq, %rsqrt_d : !hk.rt<16x64xf32>, f32
+      %i2 = arith.muli %i, %c2 : index
+      %qw = arith.addi %i2, %wr : index
+      hk.atomic_add %dqs, %dQ[%h, %qw, %wc]
+          : !hk.rt<16x64xf32> -> !hk.gl<?x?x128xf32>
+      // Every wave is done with the tiles before the next ones land.
+      hk.barrier
+      scf.yield %dk1, %dv1 : !hk.rt<16x128xf32>, !hk.rt<16x128xf32>
+    }
+    %dks = hk.mul %acc#0, %rsqrt_d : !hk.rt<16x128xf32>, f32
+    hk.store %dks, %dK[%kvh, %kt, %c0]
+        : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
+    hk.store %acc#1, %dV[%kvh, %kt, %c0]
+        : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
+    hk.return
+  }
+}
+
+// HK-RUN: script kernel=attention_fwd_lse_d128 case=attention_bwd.py:fwd_lse shapes=2x70x100x128
+// HK-RUN: script kernel=attention_fwd_lse_d128 case=attention_bwd.py:fwd_lse causal=1 shapes=4x130x100x128x2
+// HK-RUN: script kernel=attention_bwd_prep_d128 case=attention_bwd.py:prep shapes=3x100x128
+// HK-RUN: script kernel=attention_bwd_d128 case=attention_bwd.py:bwd shapes=2x70x100x128,4x100x70x128x2
+// HK-RUN: script kernel=attention_bwd_d128 case=attention_bwd.py:bwd causal=1 shapes=4x130x100x128x2,1x40x200x128
