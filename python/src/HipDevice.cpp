@@ -15,38 +15,37 @@
 
 #include <dlfcn.h>
 
+#include <hip/hip_runtime_api.h>
+
 using namespace hk;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-// The C entry points used, with HIP's types reduced to what the C ABI sees:
-// hipError_t and hipMemcpyKind are ints, handles are pointers.
+// The entry points used, typed as HIP's header declares them: calling a
+// function through a pointer of another type (int for hipError_t, say) is
+// undefined, and UBSan reports it when the runtime is instrumented.
+// hipGetDevicePropertiesR0600 (HIP 6) has hipGetDeviceProperties' type.
 struct HipDevice::Api {
-  int (*getDeviceCount)(int *);
-  int (*setDevice)(int);
-  int (*getDeviceProperties)(void *, int);
-  int (*malloc)(void **, size_t);
-  int (*free)(void *);
-  int (*memcpy)(void *, const void *, size_t, int);
-  int (*moduleLoadData)(void **, const void *);
-  int (*moduleUnload)(void *);
-  int (*moduleGetFunction)(void **, void *, const char *);
-  int (*moduleLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
-                            unsigned, unsigned, unsigned, void *, void **,
-                            void **);
-  int (*deviceSynchronize)();
-  const char *(*getErrorString)(int);
-  const char *(*getErrorName)(int);
+  hipError_t (*getDeviceCount)(int *);
+  hipError_t (*setDevice)(int);
+  hipError_t (*getDeviceProperties)(hipDeviceProp_t *, int);
+  hipError_t (*malloc)(void **, size_t);
+  hipError_t (*free)(void *);
+  hipError_t (*memcpy)(void *, const void *, size_t, hipMemcpyKind);
+  hipError_t (*moduleLoadData)(hipModule_t *, const void *);
+  hipError_t (*moduleUnload)(hipModule_t);
+  hipError_t (*moduleGetFunction)(hipFunction_t *, hipModule_t, const char *);
+  hipError_t (*moduleLaunchKernel)(hipFunction_t, unsigned, unsigned, unsigned,
+                                   unsigned, unsigned, unsigned, unsigned,
+                                   hipStream_t, void **, void **);
+  hipError_t (*deviceSynchronize)();
+  const char *(*getErrorString)(hipError_t);
+  const char *(*getErrorName)(hipError_t);
 };
 
 namespace {
-constexpr int kHostToDevice = 1, kDeviceToHost = 2;
-// HIP_LAUNCH_PARAM_BUFFER_POINTER, _BUFFER_SIZE and _END.
-void *const kBufferPointer = reinterpret_cast<void *>(1);
-void *const kBufferSize = reinterpret_cast<void *>(2);
-void *const kEnd = reinterpret_cast<void *>(3);
 
 /// The chip in gcnArchName ("gfx942:sramecc+:xnack-"). The properties
 /// struct changed layout across HIP versions; the architecture name is the
@@ -67,8 +66,9 @@ std::string findArchName(const std::vector<char> &props) {
 llvm::Error HipDevice::check(int status, llvm::StringRef call) const {
   if (status == 0)
     return llvm::Error::success();
-  return makeError(call + " failed: " + api->getErrorName(status) + " (" +
-                   api->getErrorString(status) + ")");
+  hipError_t error = hipError_t(status);
+  return makeError(call + " failed: " + api->getErrorName(error) + " (" +
+                   api->getErrorString(error) + ")");
 }
 
 llvm::Expected<std::unique_ptr<HipDevice>>
@@ -130,7 +130,7 @@ HipDevice::open(const std::string &library) {
     return makeError(path + " is not a HIP runtime: it lacks " + missing);
 
   int count = 0;
-  int status = api.getDeviceCount(&count);
+  hipError_t status = api.getDeviceCount(&count);
   if (status != 0 || count == 0)
     return makeError(
         "no HIP device: hipGetDeviceCount says " +
@@ -141,7 +141,9 @@ HipDevice::open(const std::string &library) {
   // Larger than hipDeviceProp_t of any HIP version so far.
   std::vector<char> props(16384, 0);
   if (llvm::Error error = device->check(
-          api.getDeviceProperties(props.data(), 0), "hipGetDeviceProperties"))
+          api.getDeviceProperties(
+              reinterpret_cast<hipDeviceProp_t *>(props.data()), 0),
+          "hipGetDeviceProperties"))
     return std::move(error);
   device->name = std::string(props.data(), strnlen(props.data(), 256));
   std::string arch = findArchName(props);
@@ -157,7 +159,7 @@ HipDevice::open(const std::string &library) {
 HipDevice::~HipDevice() {
   if (api)
     for (auto &entry : modules)
-      api->moduleUnload(entry.second);
+      (void)api->moduleUnload(static_cast<hipModule_t>(entry.second));
   // The runtime stays loaded: HIP runtimes do not support being unloaded
   // while the process runs.
 }
@@ -192,14 +194,17 @@ llvm::Expected<std::pair<GridSize, double>> HipDevice::launch(
     dims = *computed;
   }
 
-  auto &module = modules[moduleKey];
-  if (!module)
+  auto &slot = modules[moduleKey];
+  hipModule_t module = static_cast<hipModule_t>(slot);
+  if (!module) {
     if (llvm::Error error = check(api->moduleLoadData(&module, hsaco.data()),
                                   "hipModuleLoadData")) {
       modules.erase(moduleKey);
       return std::move(error);
     }
-  void *function = nullptr;
+    slot = module;
+  }
+  hipFunction_t function = nullptr;
   if (llvm::Error error = check(
           api->moduleGetFunction(&function, module, signature.name.c_str()),
           "hipModuleGetFunction(" + signature.name + ")"))
@@ -214,7 +219,7 @@ llvm::Expected<std::pair<GridSize, double>> HipDevice::launch(
   std::vector<Buffer> buffers;
   auto release = [&] {
     for (Buffer &buffer : buffers)
-      api->free(buffer.device);
+      (void)api->free(buffer.device); // Cleanup: the first error is kept.
   };
   for (auto [i, param] : llvm::enumerate(signature.params)) {
     if (param.kind != KernelParam::View)
@@ -230,7 +235,7 @@ llvm::Expected<std::pair<GridSize, double>> HipDevice::launch(
           "hipMalloc");
       if (!error && array->getByteSize())
         error = check(api->memcpy(address, array->getData(),
-                                  array->getByteSize(), kHostToDevice),
+                                  array->getByteSize(), hipMemcpyHostToDevice),
                       "hipMemcpy (to the device)");
       if (address)
         buffers.push_back({array, address});
@@ -247,7 +252,8 @@ llvm::Expected<std::pair<GridSize, double>> HipDevice::launch(
     return kernargs.takeError();
   }
   size_t size = kernargs->size();
-  void *config[] = {kBufferPointer, kernargs->data(), kBufferSize, &size, kEnd};
+  void *config[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, kernargs->data(),
+                    HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};
   auto start = std::chrono::steady_clock::now();
   llvm::Error error =
       check(api->moduleLaunchKernel(function, dims[0], dims[1], dims[2],
@@ -262,9 +268,10 @@ llvm::Expected<std::pair<GridSize, double>> HipDevice::launch(
   for (Buffer &buffer : buffers) {
     if (error || !buffer.array->isWritable() || !buffer.array->getByteSize())
       continue;
-    error = check(api->memcpy(buffer.array->getData(), buffer.device,
-                              buffer.array->getByteSize(), kDeviceToHost),
-                  "hipMemcpy (from the device)");
+    error =
+        check(api->memcpy(buffer.array->getData(), buffer.device,
+                          buffer.array->getByteSize(), hipMemcpyDeviceToHost),
+              "hipMemcpy (from the device)");
   }
   release();
   if (error)
