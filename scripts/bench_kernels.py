@@ -14,32 +14,13 @@ is a PREDICTION of the model, not a measurement.
     scripts/bench-kernels.sh [BUILD_DIR] [DEVICE ...] [--only=KERNEL ...]
 """
 
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-BIN = os.path.join(sys.argv[1] if len(sys.argv) > 1 else "build", "bin")
-DEVICES = [d for d in sys.argv[2:] if not d.startswith("--only=")] or ["mi355x"]
-ONLY = [d[7:] for d in sys.argv[2:] if d.startswith("--only=")]
-CHIP = {"mi300x": "gfx942", "mi325x": "gfx942", "mi350x": "gfx950",
-        "mi355x": "gfx950"}
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def cdiv(a, b):
-    return -(-a // b)
-
-
-def i32(*values):
-    return [f"--arg=i32:{v}" for v in values]
-
-
-def buf(dtype, count):
-    return f"--arg=out:{dtype}:{count}"
+from bench_common import CHIP, Runner, buf, cdiv, i32
 
 
 def gated(m, n):
@@ -95,56 +76,53 @@ def rope(tmp):
     return args
 
 
+def memory_bound_table(tmp):
+    """(example, kernel, args(shape) -> (grid, hk-emu args, bytes), shapes)
+    of every memory-bound example at its benchmark shapes."""
+    rmsnorm_shapes = [(m, 128) for m in (4096, 8192, 16384, 32768, 65536)]
+    return [
+        ("normalization/layernorm.mlir", "rmsnorm_bf16", rmsnorm,
+         rmsnorm_shapes),
+        ("normalization/fused_add_norm.mlir", "add_rmsnorm_bf16",
+         add_norm(False), rmsnorm_shapes),
+        ("normalization/fused_add_norm.mlir", "add_layernorm_bf16",
+         add_norm(True), rmsnorm_shapes),
+        ("activation/activation.mlir", "silu_and_mul", gated,
+         [(4096, n) for n in (256, 1024, 4096, 16384)]),
+        ("activation/activation.mlir", "gelu_and_mul", gated,
+         [(4096, n) for n in (256, 16384)]),
+        ("rope/rope.mlir", "rope_bf16", rope(tmp), [(16, 32, 4096, 128)]),
+        ("softmax/softmax.mlir", "softmax_bf16", softmax,
+         [(4096, 4096), (16384, 1024)]),
+    ]
+
+
+def predict_memory_bound(runner, device, example, kernel, make_args, shape):
+    """The prediction of one kernel at one shape, and the kernel's bytes."""
+    grid, args, nbytes = make_args(*shape)
+    hsaco = runner.compile(example, CHIP[device])
+    return runner.predict(hsaco, kernel, grid, 256, args, device), nbytes
+
+
 def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    devices = [d for d in sys.argv[2:] if not d.startswith("--only=")]
+    only = [d[7:] for d in sys.argv[2:] if d.startswith("--only=")]
+    for device in devices:
+        if device not in CHIP:
+            sys.exit(f"bench-kernels: unknown device '{device}' (known: "
+                     f"{', '.join(CHIP)})")
     with tempfile.TemporaryDirectory() as tmp:
-        rmsnorm_shapes = [(m, 128) for m in (4096, 8192, 16384, 32768, 65536)]
-        # (example, kernel, args(shape) -> (grid, hk-emu args, bytes), shapes)
-        table = [
-            ("normalization/layernorm.mlir", "rmsnorm_bf16", rmsnorm,
-             rmsnorm_shapes),
-            ("normalization/fused_add_norm.mlir", "add_rmsnorm_bf16",
-             add_norm(False), rmsnorm_shapes),
-            ("normalization/fused_add_norm.mlir", "add_layernorm_bf16",
-             add_norm(True), rmsnorm_shapes),
-            ("activation/activation.mlir", "silu_and_mul", gated,
-             [(4096, n) for n in (256, 1024, 4096, 16384)]),
-            ("activation/activation.mlir", "gelu_and_mul", gated,
-             [(4096, n) for n in (256, 16384)]),
-            ("rope/rope.mlir", "rope_bf16", rope(tmp), [(16, 32, 4096, 128)]),
-            ("softmax/softmax.mlir", "softmax_bf16", softmax,
-             [(4096, 4096), (16384, 1024)]),
-        ]
+        runner = Runner(build, tmp)
         print(f"{'kernel':<20} {'device':<7} {'shape':<16} {'time (us)':>10} "
               f"{'GB/s':>8} {'MB':>8} {'occupancy':>10} {'model s':>8}")
-        for device in DEVICES:
-            chip = CHIP[device]
-            hsacos = {}
-            for example, kernel, make_args, shapes in table:
-                if ONLY and kernel not in ONLY:
+        for device in devices or ["mi355x"]:
+            for example, kernel, make_args, shapes in memory_bound_table(tmp):
+                if only and kernel not in only:
                     continue
-                if example not in hsacos:
-                    hsaco = os.path.join(tmp, example.replace("/", "_") +
-                                         f".{chip}.hsaco")
-                    lowered = subprocess.run(
-                        [os.path.join(BIN, "hk-opt"),
-                         f"--hk-pipeline=chip={chip}",
-                         os.path.join(ROOT, "examples", example)],
-                        capture_output=True, check=True).stdout
-                    subprocess.run([os.path.join(BIN, "hk-translate"),
-                                    f"--chip={chip}", "-o", hsaco],
-                                   input=lowered, check=True)
-                    hsacos[example] = hsaco
                 for shape in shapes:
-                    grid, args, nbytes = make_args(*shape)
-                    out = subprocess.run(
-                        [os.path.join(BIN, "hk-emu"), hsacos[example],
-                         f"--kernel={kernel}",
-                         "--grid=" + ",".join(map(str, grid)), "--block=256",
-                         *args, "--sanitize=none", "--timing",
-                         f"--device={device}", "--workgroups=sample",
-                         "--json"],
-                        capture_output=True, check=True).stdout
-                    t = json.loads(out)["timing"]
+                    t, nbytes = predict_memory_bound(runner, device, example,
+                                                     kernel, make_args, shape)
                     waves = t["sample"].get("waves_per_simd", "?")
                     print(f"{kernel:<20} {t['device']:<7} "
                           f"{'x'.join(map(str, shape)):<16} "

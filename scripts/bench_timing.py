@@ -1,0 +1,211 @@
+"""Timing-model predictions of the example kernels at HipKittens' benchmark
+sizes, per device: predicted time, TFLOP/s (matrix kernels) or GB/s
+(memory-bound ones), percent of the device's peak for it (the dense peak of
+the kernel's MFMA, or HBM's peak bandwidth), the main loop's largest stall
+and the CPU seconds the prediction took. Prints a table; it is not a test.
+Run by scripts/bench-timing.sh.
+
+    scripts/bench-timing.sh [BUILD_DIR] [SIZE ...] [--devices=D,...]
+        [--gemm=N,...] [--attn=N,...] [--heads=gqa,mha]
+        [--families=gemm,attention,memory] [--only=KERNEL,...] [--markdown]
+
+- GEMMs, C = A B^T with M = N = K (bare SIZEs and --gemm; default 8192,
+  HipKittens benchmarks 1024 to 16384): the bf16 ping-pong kernel of the
+  device's chip and the fp8 interleave kernel. FLOPs 2 M N K.
+- Attention forward (--attn: sequence lengths N = Nq = Nk, default 1024,
+  HipKittens benchmarks 1024 to 16384): every kernel of attention.mlir (d
+  64; attention_causal is the causal one) and attention_d128.mlir (d 128),
+  with HipKittens' heads (its analysis/attn/fwd/plot.py; --heads, default
+  gqa): GQA batch 16, 64 query heads over 8 KV heads; MHA batch 16, 16
+  heads. The batch is folded
+  into the heads (the examples' views are heads x rows x d). FLOPs 4 B H
+  N^2 d, half of it for causal (HipKittens' count).
+- Memory-bound kernels (normalizations, activations, RoPE, softmax) at the
+  shapes bench_kernels.py uses, through its table.
+
+Only the workgroups the model simulates are emulated (bench_common.py).
+Every figure is a PREDICTION of the model, not a measurement.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+from bench_common import (CHIP, DEVICES, Runner, buf, cdiv, i32,
+                          main_loop_stall)
+from bench_kernels import memory_bound_table, predict_memory_bound
+
+# Per chip: (example, kernel, waves, output tile, A/B element type).
+GEMMS = {
+    "gfx942": [("gemm/gemm_pingpong.mlir", "gemm_pingpong_k32", 8, 256,
+                "bf16"),
+               ("gemm/gemm_fp8_gfx942.mlir", "gemm_abt_fp8_interleave", 4,
+                128, "fp8")],
+    "gfx950": [("gemm/gemm_pingpong_gfx950.mlir", "gemm_pingpong_k64", 8,
+                256, "bf16"),
+               ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_interleave", 4,
+                128, "fp8")],
+}
+
+# (example, kernel, head dimension, waves, query rows per block, causal)
+ATTENTION = [
+    ("attention/attention.mlir", "attention_fwd", 64, 4, 64, False),
+    ("attention/attention.mlir", "attention_fwd_pingpong", 64, 8, 128, False),
+    ("attention/attention.mlir", "attention_fwd_interleave", 64, 4, 64, False),
+    ("attention/attention.mlir", "attention_causal", 64, 4, 64, True),
+    ("attention/attention_d128.mlir", "attention_fwd_d128", 128, 4, 64,
+     False),
+]
+# HipKittens' attention benchmark heads: (batch, query heads, KV heads).
+HEADS = {"gqa": (16, 64, 8), "mha": (16, 16, 16)}
+
+
+def gemm_case(runner, device, example, kernel, waves, tile, dtype, n):
+    hsaco = runner.compile(example, CHIP[device])
+    tiles = cdiv(n, tile)
+    # A (n x n), B (n x n, transposed), C; their sizes, then row strides.
+    args = [buf(dtype, n * n), buf(dtype, n * n), buf("bf16", n * n),
+            *i32(*[n] * 9)]
+    t = runner.predict(hsaco, kernel, (tiles, tiles), 64 * waves, args,
+                       device)
+    return t, 2.0 * n * n * n
+
+
+def attention_case(runner, device, example, kernel, d, waves, rows, causal,
+                   heads, n):
+    hsaco = runner.compile(example, CHIP[device])
+    batch, hq, hkv = HEADS[heads]
+    bh, kvh = batch * hq, batch * hkv
+    # Q (bh x n x d), K and V (kvh x n x d), O; sizes (heads, rows) per
+    # view, then strides (head, row) per view.
+    args = [buf("bf16", bh * n * d), buf("bf16", kvh * n * d),
+            buf("bf16", kvh * n * d), buf("bf16", bh * n * d),
+            *i32(bh, n, kvh, n, kvh, n, bh, n),
+            *i32(*[n * d, d] * 4)]
+    t = runner.predict(hsaco, kernel, (cdiv(n, rows), bh), 64 * waves, args,
+                       device)
+    flops = 4.0 * bh * n * n * d / (2 if causal else 1)
+    return t, flops
+
+
+def row(kernel, shape, t, rate, unit, peak, markdown):
+    """One line of the table."""
+    time = t["seconds"]
+    time_text = (f"{time * 1e3:.4g} ms" if time >= 1e-3
+                 else f"{time * 1e6:.3g} us")
+    stall = main_loop_stall(t)
+    if markdown:
+        return (f"| {t['device']} | {kernel} | {shape} | {time_text} | "
+                f"{rate:.1f} {unit} | {peak:.1f}% | {stall} |")
+    return (f"{kernel:<26} {shape:<24} {t['device']:<7} {time_text:>11} "
+            f"{rate:>9.1f} {unit:<7} {peak:>6.1f}%  {stall:<18} "
+            f"{t['cpu_seconds']:>8.1f}")
+
+
+def parse():
+    p = argparse.ArgumentParser(
+        description="Timing-model predictions of the example kernels "
+        "(predictions, not measurements)")
+    p.add_argument("build", nargs="?", default="build")
+    p.add_argument("sizes", nargs="*", type=int,
+                   help="GEMM sizes (the same as --gemm)")
+    p.add_argument("--devices", default=",".join(DEVICES))
+    p.add_argument("--gemm", default="", help="GEMM sizes M = N = K")
+    p.add_argument("--attn", default="1024", help="attention lengths N")
+    p.add_argument("--heads", default="gqa", help="gqa, mha or both")
+    p.add_argument("--families", default="gemm,attention,memory")
+    p.add_argument("--only", default="", help="kernel names")
+    p.add_argument("--markdown", action="store_true",
+                   help="rows of a Markdown table")
+    args = p.parse_args()
+
+    def numbers(option, text):
+        try:
+            values = [int(x) for x in text.split(",") if x]
+        except ValueError:
+            p.error(f"{option} takes sizes like 1024,8192, not '{text}'")
+        if any(v <= 0 for v in values):
+            p.error(f"{option}: sizes must be positive, got '{text}'")
+        return values
+
+    def names(option, text, known):
+        values = [x.lower() for x in text.split(",") if x]
+        for x in values:
+            if x not in known:
+                p.error(f"{option}: unknown '{x}' (known: "
+                        f"{', '.join(known)})")
+        return values
+
+    args.devices = names("--devices", args.devices, DEVICES)
+    args.gemm = args.sizes + numbers("--gemm", args.gemm) or [8192]
+    if any(v <= 0 for v in args.gemm):
+        p.error("GEMM sizes must be positive")
+    args.attn = numbers("--attn", args.attn)
+    args.heads = names("--heads", args.heads, list(HEADS))
+    args.families = set(names("--families", args.families,
+                              ["gemm", "attention", "memory"]))
+    kernels = sorted({k for chip in GEMMS.values() for _, k, *_ in chip} |
+                     {k for _, k, *_ in ATTENTION} |
+                     {k for _, k, *_ in memory_bound_table("")})
+    args.only = set(names("--only", args.only, kernels))
+    return args
+
+
+def main():
+    args = parse()
+    wanted = lambda kernel: not args.only or kernel in args.only
+    if args.markdown:
+        print("| device | kernel | shape | predicted time | predicted rate "
+              "| % of peak | main loop's largest stall |")
+        print("|---|---|---|---|---|---|---|")
+    else:
+        print(f"{'kernel':<26} {'shape':<24} {'device':<7} {'time':>11} "
+              f"{'rate':>17} {'% peak':>7}  {'main loop stall':<18} "
+              f"{'CPU s':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = Runner(args.build, tmp)
+        for device in args.devices:
+            chip = CHIP[device]
+            if "gemm" in args.families:
+                for example, kernel, waves, tile, dtype in GEMMS[chip]:
+                    if not wanted(kernel):
+                        continue
+                    for n in args.gemm:
+                        t, flops = gemm_case(runner, device, example, kernel,
+                                             waves, tile, dtype, n)
+                        print(row(kernel, f"{dtype} {n}^3", t,
+                                  flops / t["seconds"] / 1e12, "TFLOP/s",
+                                  t["percent_of_peak"], args.markdown),
+                              flush=True)
+            if "attention" in args.families:
+                for example, kernel, d, waves, rows, causal in ATTENTION:
+                    if not wanted(kernel):
+                        continue
+                    for heads in args.heads:
+                        for n in args.attn:
+                            t, flops = attention_case(
+                                runner, device, example, kernel, d, waves,
+                                rows, causal, heads, n)
+                            tflops = flops / t["seconds"] / 1e12
+                            shape = (f"{heads.upper()} d{d} N={n}" +
+                                     (" causal" if causal else ""))
+                            print(row(kernel, shape, t, tflops, "TFLOP/s",
+                                      100 * tflops / t["peak_tflops"],
+                                      args.markdown), flush=True)
+            if "memory" in args.families:
+                for example, kernel, make_args, shapes in \
+                        memory_bound_table(tmp):
+                    if not wanted(kernel):
+                        continue
+                    for shape in shapes:
+                        t, nbytes = predict_memory_bound(
+                            runner, device, example, kernel, make_args, shape)
+                        gbps = nbytes / t["seconds"] / 1e9
+                        print(row(kernel, "x".join(map(str, shape)), t, gbps,
+                                  "GB/s", 100 * gbps / t["peak_gbps"],
+                                  args.markdown), flush=True)
+
+
+if __name__ == "__main__":
+    main()
