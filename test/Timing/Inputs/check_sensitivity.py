@@ -19,8 +19,8 @@ import sys
 
 # The device each chip's checks predict for.
 DEVICE = {"gfx942": "mi300x", "gfx950": "mi355x"}
-# Compute units per XCD and LDS bytes per CU of those devices (CDNA3 and
-# CDNA4 white papers; lib/Timing/DeviceModel.cpp).
+# Compute units and LDS bytes per CU of those devices (data sheets, CDNA3
+# and CDNA4 white papers; lib/Timing/DeviceModel.cpp).
 CUS = {"gfx942": 304, "gfx950": 256}
 LDS_PER_CU = {"gfx942": 64 * 1024, "gfx950": 160 * 1024}
 
