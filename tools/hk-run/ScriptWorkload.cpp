@@ -136,7 +136,7 @@ meta = {"arrays": [], "args": [], "checks": [],
         "grid": [int(g) for g in case["grid"]] if case.get("grid") else None}
 for name, array in values.items():
     file = f"in_{name}.npy"
-    np.save(os.path.join(folder, file), array)
+    np.save(os.path.join(folder, file), np.ascontiguousarray(array))
     meta["arrays"].append({"name": name, "dtype": dtype_of[name],
                            "shape": list(array.shape), "file": file,
                            "role": "input"})
@@ -151,7 +151,8 @@ for name, out in outputs.items():
         initial = rounded(name, out, dtype)
         entry["shape"] = list(initial.shape)
         entry["file"] = f"init_{name}.npy"
-        np.save(os.path.join(folder, entry["file"]), initial)
+        np.save(os.path.join(folder, entry["file"]),
+                np.ascontiguousarray(initial))
     out_shapes[name] = tuple(entry["shape"])
     meta["arrays"].append(entry)
 for a in request["args"]:
@@ -183,8 +184,11 @@ if outputs:
                  f"output {out_shapes[name]}")
         bound = np.broadcast_to(np.asarray(ref[1], dtype=np.float64),
                                 ref_values.shape)
-        np.save(os.path.join(folder, f"ref_{name}.npy"), ref_values)
-        np.save(os.path.join(folder, f"bound_{name}.npy"), np.array(bound))
+        # C order, as the .npy reader wants it (x.T is Fortran-ordered).
+        np.save(os.path.join(folder, f"ref_{name}.npy"),
+                np.ascontiguousarray(ref_values))
+        np.save(os.path.join(folder, f"bound_{name}.npy"),
+                np.ascontiguousarray(bound))
         meta["checks"].append({"param": name, "values": f"ref_{name}.npy",
                                "bounds": f"bound_{name}.npy",
                                "rule": str(ref[2])})

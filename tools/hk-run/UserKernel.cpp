@@ -172,8 +172,10 @@ if len(values) != len(outputs):
     sys.exit(f"{function} returned {len(values)} outputs, the kernel has "
              f"{len(outputs)} ({', '.join(outputs)})")
 for name, value in zip(outputs, values):
+    # C order: a transposed view (x.T) is Fortran-ordered, which the .npy
+    # reader takes as a different layout.
     np.save(os.path.join(folder, "ref_" + name + ".npy"),
-            np.asarray(value, dtype=np.float64))
+            np.ascontiguousarray(value, dtype=np.float64))
 )py";
 
 class UserWorkload : public Workload {
