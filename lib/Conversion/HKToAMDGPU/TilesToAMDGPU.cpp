@@ -1,10 +1,11 @@
-//===- TilesToAMDGPU.cpp - Slices and concatenation -----------------------===//
+//===- TilesToAMDGPU.cpp - Slices, concatenation and transposes -----------===//
 //
 // A register tile's lane vector lists its layout's base blocks in row-major
 // order, each block's elements together (Layouts.h); a register vector
 // lists its blocks along the vector. Cutting along whole blocks is
 // therefore a choice of registers: slices are vector shuffles and
-// concatenations rebuild the lane vector from the inputs' slots. A row
+// concatenations rebuild the lane vector from the inputs' slots; a
+// transpose keeps every element in its lane and reorders the slots. A row
 // slice of a shared tile is a pointer into the same LDS.
 //
 //===----------------------------------------------------------------------===//
@@ -133,9 +134,29 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
   }
 };
 
+/// The lanes keep their elements (the verifier checks the layouts), so a
+/// transpose is a shuffle of each lane's slots.
+struct TransposeLowering : public OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RegisterTileType src = op.getSource().getType();
+    std::optional<SmallVector<int64_t>> slots =
+        transposeSlots(src.getLayout(), op.getType().getLayout(), src.getRows(),
+                       src.getCols());
+    if (!slots)
+      return rewriter.notifyMatchFailure(op, "layouts are not transposed");
+    Value source = adaptor.getSource();
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, source, source, *slots);
+    return success();
+  }
+};
+
 } // namespace
 
 void lowering::populateTilePatterns(HKTypeConverter &converter,
                                     RewritePatternSet &patterns) {
-  patterns.add<SliceLowering, ConcatLowering>(converter, patterns.getContext());
+  patterns.add<SliceLowering, ConcatLowering, TransposeLowering>(
+      converter, patterns.getContext());
 }

@@ -42,3 +42,24 @@ hk.kernel @shared_slice(%x: f32) waves(1) {
   hk.store %t, %r : !hk.rt<32x64xbf16, row> -> !hk.st<32x64xbf16, #hk.swizzle<none>>
   hk.return
 }
+
+// -----
+
+// A transpose keeps every element in its lane: a 32x32 `row` tile's
+// transpose in `col` holds the same slots, with the off-diagonal 16x16
+// blocks (slots 4-7 and 8-11) trading places. No LDS.
+// CHECK-LABEL: llvm.func @transpose
+hk.kernel @transpose(%x: f32) waves(1) {
+  %t = hk.fill %x : f32 -> !hk.rt<32x32xf32, row>
+  // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15] : vector<16xf32>, vector<16xf32>
+  // CHECK-NOT: !llvm.ptr<3>
+  %u = hk.transpose %t : !hk.rt<32x32xf32, row> -> !hk.rt<32x32xf32, col>
+  // A 32x32 accumulator's runs of four rows are the 32x32x8 A operand's
+  // runs of four columns, transposed.
+  // CHECK: vector.shuffle
+  // CHECK-NOT: !llvm.ptr<3>
+  %a = hk.fill %x : f32 -> !hk.rt<64x32xf32, #hk.mfma<acc, 32x32x8>>
+  %b = hk.transpose %a : !hk.rt<64x32xf32, #hk.mfma<acc, 32x32x8>>
+      -> !hk.rt<32x64xf32, #hk.mfma<a, 32x32x8>>
+  hk.return
+}

@@ -268,3 +268,37 @@ hk.kernel @accumulator_operand(%Q: !hk.gl<?x?xbf16>, %O: !hk.gl<?x?xf32>) waves(
   hk.return
 }
 }
+
+// -----
+
+// A transpose keeps its elements in their lanes: its result takes the
+// source's layout transposed (the 16x16 accumulator's runs of four rows
+// become `row`'s runs of four columns) unless an MFMA wants another, which
+// then gets a conversion after the transpose. A transpose with no MFMA on
+// either side goes from `row` to `col`.
+// CHECK-LABEL: hk.kernel @transposes
+// CHECK: %[[S:.*]] = hk.mma abt {{.*}} {instr = #hk.mfma_shape<16x16x16>}
+// CHECK: hk.transpose %[[S]] : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rt<16x64xf32, row>
+// CHECK: %[[T:.*]] = hk.transpose %{{.*}} : !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x32>> -> !hk.rt<64x64xbf16, #hk.mfma<b, 16x16x32>>
+// CHECK: %[[C:.*]] = hk.convert_layout %[[T]] : !hk.rt<64x64xbf16, #hk.mfma<b, 16x16x32>> -> !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x32>>
+// CHECK: hk.mma abt %[[C]],
+// CHECK: hk.transpose %{{.*}} : !hk.rt<16x32xf32, row> -> !hk.rt<32x16xf32, col>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @transposes(%Q: !hk.gl<?x?xbf16>, %O: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %q = hk.load %Q[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<64x64xbf16>
+  %k = hk.load %Q[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<16x64xbf16>
+  %z = hk.zero : !hk.rt<64x16xf32>
+  %s = hk.mma abt %q, %k, %z : !hk.rt<64x64xbf16>, !hk.rt<16x64xbf16>, !hk.rt<64x16xf32>
+  %st = hk.transpose %s : !hk.rt<64x16xf32> -> !hk.rt<16x64xf32>
+  hk.store %st, %O[%c0, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?xf32>
+  %qt = hk.transpose %q : !hk.rt<64x64xbf16> -> !hk.rt<64x64xbf16>
+  %z2 = hk.zero : !hk.rt<64x64xf32>
+  %p = hk.mma abt %qt, %q, %z2 : !hk.rt<64x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<64x64xf32>
+  hk.store %p, %O[%c0, %c0] : !hk.rt<64x64xf32> -> !hk.gl<?x?xf32>
+  %x = hk.load %O[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x32xf32>
+  %xt = hk.transpose %x : !hk.rt<16x32xf32> -> !hk.rt<32x16xf32>
+  hk.store %xt, %O[%c0, %c0] : !hk.rt<32x16xf32> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}

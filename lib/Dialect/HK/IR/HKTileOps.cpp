@@ -1,4 +1,4 @@
-//===- HKTileOps.cpp - slices and concatenation ---------------------------===//
+//===- HKTileOps.cpp - slices, concatenation, transposes -----------------===//
 
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/IR/Layouts.h"
@@ -132,4 +132,25 @@ LogicalResult ConcatOp::verify() {
                          << (tiles ? (along ? "columns" : "rows") : "vector")
                          << ", but the result has " << total[along];
   return success();
+}
+
+LogicalResult TransposeOp::verify() {
+  RegisterTileType src = getSource().getType(), dst = getType();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "keeps the element type, but " << src << " and "
+                         << dst << " differ";
+  if (dst.getRows() != src.getCols() || dst.getCols() != src.getRows())
+    return emitOpError() << "of " << src << " is " << src.getCols() << "x"
+                         << src.getRows() << ", got " << dst;
+  if (!src.getLayout() || !dst.getLayout() ||
+      transposeSlots(src.getLayout(), dst.getLayout(), src.getRows(),
+                     src.getCols()))
+    return success();
+  InFlightDiagnostic diag =
+      emitOpError() << "keeps every element in its lane, so the result's "
+                       "layout is the source's transposed";
+  if (Attribute twin = transposedLayout(src.getLayout()))
+    diag << " (" << twin << ")";
+  return diag << ", got " << dst.getLayout()
+              << "; convert the layout before or after";
 }

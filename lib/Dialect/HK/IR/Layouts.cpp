@@ -186,3 +186,55 @@ bool hk::layoutsEquivalent(mlir::Attribute a, mlir::Attribute b, int64_t rows,
         return false;
   return true;
 }
+
+/// The attribute naming `layout`: `row` / `col` for HipKittens' runs of
+/// four over 16x16 blocks, else the MFMA operand layout with those runs.
+static mlir::Attribute attributeOf(mlir::MLIRContext *ctx,
+                                   FragmentLayout::Kind kind, unsigned period,
+                                   unsigned run) {
+  bool rows = kind == FragmentLayout::Kind::RowRuns;
+  if (period == 16 && run == 4)
+    return TileLayoutAttr::get(ctx, rows ? TileLayout::Row : TileLayout::Col);
+  return MfmaLayoutAttr::get(ctx, rows ? MfmaOperand::A : MfmaOperand::B,
+                             period, period, run * 64 / period);
+}
+
+mlir::Attribute hk::transposedLayout(mlir::Attribute layout) {
+  std::optional<FragmentLayout> fragment = FragmentLayout::get(layout);
+  if (!fragment)
+    return {};
+  mlir::MLIRContext *ctx = layout.getContext();
+  switch (fragment->getKind()) {
+  case FragmentLayout::Kind::RowRuns:
+    return attributeOf(ctx, FragmentLayout::Kind::ColRuns,
+                       fragment->getPeriod(), fragment->getRun());
+  case FragmentLayout::Kind::ColRuns:
+  case FragmentLayout::Kind::Accumulator:
+    // An accumulator holds runs of four rows per column, like column runs.
+    return attributeOf(ctx, FragmentLayout::Kind::RowRuns,
+                       fragment->getPeriod(), fragment->getRun());
+  }
+  return {};
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+hk::transposeSlots(mlir::Attribute from, mlir::Attribute to, int64_t rows,
+                   int64_t cols) {
+  std::optional<FragmentLayout> src = FragmentLayout::get(from);
+  std::optional<FragmentLayout> dst = FragmentLayout::get(to);
+  if (!src || !dst || !src->tiles(rows, cols) || !dst->tiles(cols, rows))
+    return std::nullopt;
+  llvm::SmallVector<int64_t> map(rows * cols / 64, -1);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      FragmentLayout::Slot s = src->locate(r, c, cols);
+      FragmentLayout::Slot d = dst->locate(c, r, rows);
+      if (s.lane != d.lane)
+        return std::nullopt;
+      if (map[d.index] == -1)
+        map[d.index] = s.index;
+      else if (map[d.index] != s.index)
+        return std::nullopt;
+    }
+  return map;
+}

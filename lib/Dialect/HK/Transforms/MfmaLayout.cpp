@@ -123,6 +123,7 @@ public:
 
     assignLayouts(module, classes);
     insertConversions(module);
+    convertTransposes(module);
     if (failed(assignVectorLayouts(module)))
       signalPassFailure();
   }
@@ -248,6 +249,7 @@ private:
             root, requiredLayout(mma, shape, operandK.lookup(mma), entry.role));
       }
     });
+    propagateThroughTransposes(module, classes, demanded);
     MLIRContext *ctx = module.getContext();
     for (auto &[root, members] : classes.classes()) {
       auto rootType = cast<RegisterTileType>(root.getType());
@@ -262,6 +264,67 @@ private:
           v.setType(type.withLayout(layout));
       }
     }
+  }
+
+  /// A transpose keeps every element in its lane, so the classes on its two
+  /// sides want transposed layouts of each other: a class without a layout
+  /// of its own takes the transpose of the other side's. Where neither side
+  /// has one, the source is `row` and the result `col`.
+  void propagateThroughTransposes(ModuleOp module, LayoutClasses &classes,
+                                  llvm::DenseMap<Value, Attribute> &demanded) {
+    SmallVector<TransposeOp> transposes;
+    module.walk([&](TransposeOp t) { transposes.push_back(t); });
+    auto layoutOf = [&](Value root) -> Attribute {
+      if (Attribute written =
+              cast<RegisterTileType>(root.getType()).getLayout())
+        return written;
+      return demanded.lookup(root);
+    };
+    MLIRContext *ctx = module.getContext();
+    for (bool seeded = false;; seeded = true) {
+      for (bool changed = true; changed;) {
+        changed = false;
+        for (TransposeOp t : transposes) {
+          Value from = classes.find(t.getSource());
+          Value to = classes.find(t.getResult());
+          Attribute a = layoutOf(from), b = layoutOf(to);
+          if (bool(a) == bool(b))
+            continue;
+          if (Attribute twin = transposedLayout(a ? a : b)) {
+            demanded[a ? to : from] = twin;
+            changed = true;
+          }
+        }
+      }
+      if (seeded)
+        return;
+      for (TransposeOp t : transposes) {
+        Value from = classes.find(t.getSource());
+        if (!layoutOf(from))
+          demanded[from] = TileLayoutAttr::get(ctx, TileLayout::Row);
+      }
+    }
+  }
+
+  /// A transpose whose two sides took layouts that are not each other's
+  /// transpose (an MFMA use on each side) keeps its elements in their lanes
+  /// and converts its result to what the uses want.
+  void convertTransposes(ModuleOp module) {
+    module.walk([&](TransposeOp t) {
+      RegisterTileType src = t.getSource().getType(), dst = t.getType();
+      if (transposeSlots(src.getLayout(), dst.getLayout(), src.getRows(),
+                         src.getCols()))
+        return;
+      Attribute twin = transposedLayout(src.getLayout());
+      if (!twin)
+        return; // The verifier reports it.
+      t.getResult().setType(dst.withLayout(twin));
+      OpBuilder builder(t);
+      builder.setInsertionPointAfter(t);
+      auto back =
+          ConvertLayoutOp::create(builder, t.getLoc(), dst, t.getResult());
+      t.getResult().replaceAllUsesExcept(back, back);
+    });
   }
 
   /// Aligns every register vector without a written layout with the tiles

@@ -63,4 +63,30 @@ def HK_ConcatOp : HK_Op<"concat", [Pure, HK_SameLayout]> {
   let hasVerifier = 1;
 }
 
+def HK_TransposeOp : HK_Op<"transpose", [Pure]> {
+  let summary = "transpose of a register tile, without moving data";
+  let description = [{
+    The C x R tile whose element (i, j) is element (j, i) of the R x C
+    source. Every element stays in the lane that holds it: the result's
+    layout is the source's with rows and columns swapped (row runs become
+    column runs and back; an MFMA accumulator's runs of four rows become
+    runs of four columns), so the op only renames registers.
+    hk-mfma-layout gives the result that layout, and converts it where a
+    use wants another. Transposing and storing writes a tile transposed
+    into a shared tile: a K-major copy of a tile the wave holds, or a
+    product stored the other way round.
+
+    ```mlir
+    %t = hk.transpose %s : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x16>>
+        -> !hk.rt<16x64xbf16, row>
+    ```
+  }];
+  let arguments = (ins HK_RegisterTileType:$source);
+  let results = (outs HK_RegisterTileType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HK_TILE_OPS_TD

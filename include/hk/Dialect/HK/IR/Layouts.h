@@ -13,6 +13,7 @@
 #define HK_DIALECT_HK_IR_LAYOUTS_H
 
 #include "mlir/IR/Attributes.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <optional>
@@ -144,6 +145,22 @@ bool layoutsEquivalent(mlir::Attribute a, mlir::Attribute b, int64_t rows,
 /// `length` in the same lanes and positions.
 bool vectorLayoutsEquivalent(mlir::Attribute a, mlir::Attribute b,
                              int64_t length);
+
+/// A layout that holds the transpose of a tile in `layout` in the same
+/// lanes: row runs become column runs and back, and an MFMA accumulator's
+/// runs of four rows become runs of four columns. `row` and `col` map to
+/// each other; others become `#hk.mfma<a|b, ...>` layouts. Null for a
+/// layout that is not a fragment layout.
+mlir::Attribute transposedLayout(mlir::Attribute layout);
+
+/// For a `rows x cols` tile in layout `from` and its transpose (`cols x
+/// rows`) in layout `to`: the slot of the tile that holds each slot of the
+/// transpose, when every element stays in its lane and the map is the
+/// same for every lane (a register renaming); nullopt otherwise.
+std::optional<llvm::SmallVector<int64_t>> transposeSlots(mlir::Attribute from,
+                                                         mlir::Attribute to,
+                                                         int64_t rows,
+                                                         int64_t cols);
 
 } // namespace hk
 
