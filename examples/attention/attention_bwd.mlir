@@ -121,7 +121,8 @@ module {
 
   // The fused backward. Each wave keeps its 16 keys' K and V rows in
   // registers and works on one 64-query tile of one query head at a time
-  // (Q, Q^T, dO, dO^T shared through LDS):
+  // (Q, Q^T, dO, dO^T shared through LDS, the next tile's rows loaded into
+  // registers while this one is multiplied):
   //   S   = Q K^T                  64 queries x its 16 keys
   //   P   = 2^(S log2(e)/sqrt(d) - L)     L, Delta: row vectors
   //   dV += P^T dO                 (P rounded to bf16)
@@ -189,24 +190,49 @@ module {
     %z = hk.zero : !hk.rt<16x64xf32>
     %zs = hk.zero : !hk.rt<64x16xf32>
     %zq = hk.zero : !hk.rt<16x64xf32>
-    %acc:2 = scf.for %t = %c0 to %steps step %c1
-        iter_args(%dk = %z, %dv = %z)
-        -> (!hk.rt<16x64xf32>, !hk.rt<16x64xf32>) {
+    // Each wave copies 16 rows of the Q and dO tiles: those of the first
+    // tile before the loop, those of the next tile while this one is
+    // multiplied.
+    %f4 = arith.muli %first, %c4 : index
+    %r0 = arith.addi %f4, %w : index
+    %qn0 = hk.load %Q[%h0, %r0, %c0]
+        : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+    %don0 = hk.load %dO[%h0, %r0, %c0]
+        : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+    %acc:4 = scf.for %t = %c0 to %steps step %c1
+        iter_args(%dk = %z, %dv = %z, %qn = %qn0, %don = %don0)
+        -> (!hk.rt<16x64xf32>, !hk.rt<16x64xf32>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>) {
       %g = arith.divui %t, %per_head : index
       %ig = arith.remui %t, %per_head : index
       %h = arith.addi %h0, %g : index
       %i = arith.addi %first, %ig : index
-      hk.group_load %Q[%h, %i, %c0], %sQ
-          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %Q[%h, %i, %c0], %sQt transpose
-          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %dO[%h, %i, %c0], %sdO
-          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
-      hk.group_load %dO[%h, %i, %c0], %sdOt transpose
-          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      // This tile's rows into LDS, Q^T and dO^T transposed.
+      hk.store %qn, %sQ[%w, %c0]
+          : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>> -> !hk.st<64x64xbf16>
+      %qnt = hk.transpose %qn : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+          -> !hk.rt<64x16xbf16>
+      hk.store %qnt, %sQt[%c0, %w] : !hk.rt<64x16xbf16> -> !hk.st<64x64xbf16>
+      hk.store %don, %sdO[%w, %c0]
+          : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>> -> !hk.st<64x64xbf16>
+      %dont = hk.transpose %don : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+          -> !hk.rt<64x16xbf16>
+      hk.store %dont, %sdOt[%c0, %w] : !hk.rt<64x16xbf16> -> !hk.st<64x64xbf16>
       %lv = hk.load %L[%h, %i] : !hk.gl<?x?xf32> -> !hk.rv<64xf32>
       %dl = hk.load %Delta[%h, %i] : !hk.gl<?x?xf32> -> !hk.rv<64xf32>
       hk.barrier
+      %t1 = arith.addi %t, %c1 : index
+      %g1 = arith.divui %t1, %per_head : index
+      %ig1 = arith.remui %t1, %per_head : index
+      %h1 = arith.addi %h0, %g1 : index
+      %i1 = arith.addi %first, %ig1 : index
+      %i14 = arith.muli %i1, %c4 : index
+      %r1 = arith.addi %i14, %w : index
+      %qn1 = hk.load %Q[%h1, %r1, %c0]
+          : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+      %don1 = hk.load %dO[%h1, %r1, %c0]
+          : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
       %q = hk.load %sQ : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %s = hk.mma abt %q, %k, %zs
           : !hk.rt<64x64xbf16>, !hk.rt<16x64xbf16>, !hk.rt<64x16xf32>
@@ -245,7 +271,10 @@ module {
           : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xf32>
       // Every wave is done with the tiles before the next ones land.
       hk.barrier
-      scf.yield %dk1, %dv1 : !hk.rt<16x64xf32>, !hk.rt<16x64xf32>
+      scf.yield %dk1, %dv1, %qn1, %don1
+          : !hk.rt<16x64xf32>, !hk.rt<16x64xf32>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
     }
     %dks = hk.mul %acc#0, %rsqrt_d : !hk.rt<16x64xf32>, f32
     hk.store %dks, %dK[%kvh, %kt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>

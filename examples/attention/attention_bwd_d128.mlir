@@ -173,24 +173,51 @@ module {
     %z = hk.zero : !hk.rt<16x128xf32>
     %zs = hk.zero : !hk.rt<32x16xf32>
     %zq = hk.zero : !hk.rt<16x64xf32>
-    %acc:2 = scf.for %t = %c0 to %steps step %c1
-        iter_args(%dk = %z, %dv = %z)
-        -> (!hk.rt<16x128xf32>, !hk.rt<16x128xf32>) {
+    // Each wave copies a 16 x 64 piece of the Q and dO tiles: rows
+    // (w % 2) * 16.., columns (w / 2) * 64.. (the tile index in the view
+    // counts 16-row and 64-column pieces). The pieces of the first tile
+    // load before the loop, those of the next tile while this one is
+    // multiplied.
+    %f2 = arith.muli %first, %c2 : index
+    %r0 = arith.addi %f2, %wr : index
+    %qn0 = hk.load %Q[%h0, %r0, %wc]
+        : !hk.gl<?x?x128xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+    %don0 = hk.load %dO[%h0, %r0, %wc]
+        : !hk.gl<?x?x128xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+    %acc:4 = scf.for %t = %c0 to %steps step %c1
+        iter_args(%dk = %z, %dv = %z, %qn = %qn0, %don = %don0)
+        -> (!hk.rt<16x128xf32>, !hk.rt<16x128xf32>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>) {
       %g = arith.divui %t, %per_head : index
       %ig = arith.remui %t, %per_head : index
       %h = arith.addi %h0, %g : index
       %i = arith.addi %first, %ig : index
-      hk.group_load %Q[%h, %i, %c0], %sQ
-          : !hk.gl<?x?x128xbf16>, !hk.st<32x128xbf16>
-      hk.group_load %Q[%h, %i, %c0], %sQt transpose
-          : !hk.gl<?x?x128xbf16>, !hk.st<128x32xbf16>
-      hk.group_load %dO[%h, %i, %c0], %sdO
-          : !hk.gl<?x?x128xbf16>, !hk.st<32x128xbf16>
-      hk.group_load %dO[%h, %i, %c0], %sdOt transpose
-          : !hk.gl<?x?x128xbf16>, !hk.st<128x32xbf16>
+      // This tile's pieces into LDS, Q^T and dO^T transposed.
+      hk.store %qn, %sQ[%wr, %wc]
+          : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>> -> !hk.st<32x128xbf16>
+      %qnt = hk.transpose %qn : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+          -> !hk.rt<64x16xbf16>
+      hk.store %qnt, %sQt[%wc, %wr] : !hk.rt<64x16xbf16> -> !hk.st<128x32xbf16>
+      hk.store %don, %sdO[%wr, %wc]
+          : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>> -> !hk.st<32x128xbf16>
+      %dont = hk.transpose %don : !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+          -> !hk.rt<64x16xbf16>
+      hk.store %dont, %sdOt[%wc, %wr] : !hk.rt<64x16xbf16> -> !hk.st<128x32xbf16>
       %lv = hk.load %L[%h, %i] : !hk.gl<?x?xf32> -> !hk.rv<32xf32>
       %dl = hk.load %Delta[%h, %i] : !hk.gl<?x?xf32> -> !hk.rv<32xf32>
       hk.barrier
+      %t1 = arith.addi %t, %c1 : index
+      %g1 = arith.divui %t1, %per_head : index
+      %ig1 = arith.remui %t1, %per_head : index
+      %h1 = arith.addi %h0, %g1 : index
+      %i1 = arith.addi %first, %ig1 : index
+      %i12 = arith.muli %i1, %c2 : index
+      %r1 = arith.addi %i12, %wr : index
+      %qn1 = hk.load %Q[%h1, %r1, %wc]
+          : !hk.gl<?x?x128xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
+      %don1 = hk.load %dO[%h1, %r1, %wc]
+          : !hk.gl<?x?x128xbf16> -> !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
       %q = hk.load %sQ : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16>
       %s = hk.mma abt %q, %k, %zs
           : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32>
@@ -229,7 +256,10 @@ module {
           : !hk.rt<16x64xf32> -> !hk.gl<?x?x128xf32>
       // Every wave is done with the tiles before the next ones land.
       hk.barrier
-      scf.yield %dk1, %dv1 : !hk.rt<16x128xf32>, !hk.rt<16x128xf32>
+      scf.yield %dk1, %dv1, %qn1, %don1
+          : !hk.rt<16x128xf32>, !hk.rt<16x128xf32>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>,
+            !hk.rt<16x64xbf16, #hk.mfma<a, 16x16x32>>
     }
     %dks = hk.mul %acc#0, %rsqrt_d : !hk.rt<16x128xf32>, f32
     hk.store %dks, %dK[%kvh, %kt, %c0]
