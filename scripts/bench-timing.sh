@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Timing-model predictions (not measurements) of the example kernels at
 # HipKittens' benchmark sizes, per device: GEMMs (bf16 and fp8), attention
-# forward, and the memory-bound kernels of bench-kernels.sh. See
+# forward (and, with --families=backward, the fused attention backward),
+# and the memory-bound kernels of bench-kernels.sh. See
 # bench_timing.py for the options; with none it predicts the 8192^3 GEMMs,
 # GQA attention at N = 1024 and the memory-bound table on all four devices.
 #
 #   scripts/bench-timing.sh [BUILD_DIR] [SIZE ...] [--devices=D,...]
 #       [--gemm=N,...] [--attn=N,...] [--heads=gqa,mha]
-#       [--families=gemm,attention,memory] [--only=KERNEL,...] [--markdown]
+#       [--families=gemm,attention,memory,backward] [--only=KERNEL,...]
+#       [--markdown]
 #
 # Each prediction emulates one dispatch wave of one XCD, whose workgroups
 # loop over K (GEMM) or the keys (attention): a 8192^3 GEMM or an N = 8192

@@ -7,7 +7,8 @@ Run by scripts/bench-timing.sh.
 
     scripts/bench-timing.sh [BUILD_DIR] [SIZE ...] [--devices=D,...]
         [--gemm=N,...] [--attn=N,...] [--heads=gqa,mha]
-        [--families=gemm,attention,memory] [--only=KERNEL,...] [--markdown]
+        [--families=gemm,attention,memory,backward] [--only=KERNEL,...]
+        [--markdown]
 
 - GEMMs, C = A B^T with M = N = K (bare SIZEs and --gemm; default 8192,
   HipKittens benchmarks 1024 to 16384): the bf16 ping-pong kernel of the
@@ -20,6 +21,12 @@ Run by scripts/bench-timing.sh.
   heads. The batch is folded
   into the heads (the examples' views are heads x rows x d). FLOPs 4 B H
   N^2 d, half of it for causal (HipKittens' count).
+- Attention backward (--families=backward, not in the default set: an
+  N = 8192 GQA prediction takes tens of minutes of CPU): the fused
+  attention_bwd kernels of attention_bwd.mlir (d 64) and
+  attention_bwd_d128.mlir (d 128), not causal, at the --attn lengths and
+  --heads. FLOPs 2.5 times the forward's, 10 B H N^2 d (five products of
+  2 N^2 d per query head), half of it for causal (HipKittens' count).
 - Memory-bound kernels (normalizations, activations, RoPE, softmax) at the
   shapes bench_kernels.py uses, through its table.
 
@@ -57,6 +64,11 @@ ATTENTION = [
     ("attention/attention_d128.mlir", "attention_fwd_d128", 128, 4, 64,
      False),
 ]
+# (example, kernel, head dimension, causal) of the fused backward.
+ATTENTION_BWD = [
+    ("attention/attention_bwd.mlir", "attention_bwd", 64, False),
+    ("attention/attention_bwd_d128.mlir", "attention_bwd_d128", 128, False),
+]
 # HipKittens' attention benchmark heads: (batch, query heads, KV heads).
 HEADS = {"gqa": (16, 64, 8), "mha": (16, 16, 16)}
 
@@ -89,6 +101,27 @@ def attention_case(runner, device, example, kernel, d, waves, rows, causal,
     return t, flops
 
 
+def attention_bwd_case(runner, device, example, kernel, d, causal, heads, n):
+    hsaco = runner.compile(example, CHIP[device])
+    batch, hq, hkv = HEADS[heads]
+    bh, kvh = batch * hq, batch * hkv
+    # Q, K, V, dO (bf16), L, Delta (f32, heads x rows), dQ (f32), dK, dV
+    # (bf16); sizes (heads, rows) per view, strides per view (the vectors'
+    # row stride only), then the causal flag. dQ starts at zero.
+    args = [buf("bf16", bh * n * d), buf("bf16", kvh * n * d),
+            buf("bf16", kvh * n * d), buf("bf16", bh * n * d),
+            buf("f32", bh * n), buf("f32", bh * n), buf("f32", bh * n * d),
+            buf("bf16", kvh * n * d), buf("bf16", kvh * n * d),
+            *i32(bh, n, kvh, n, kvh, n, bh, n, bh, n, bh, n, bh, n, kvh, n,
+                 kvh, n),
+            *i32(*[n * d, d] * 4, n, n, *[n * d, d] * 3),
+            *i32(1 if causal else 0)]
+    # A block per 64 keys of a KV head.
+    t = runner.predict(hsaco, kernel, (cdiv(n, 64), kvh), 256, args, device)
+    flops = 10.0 * bh * n * n * d / (2 if causal else 1)
+    return t, flops
+
+
 def row(kernel, shape, t, rate, unit, peak, markdown):
     """One line of the table."""
     time = t["seconds"]
@@ -114,7 +147,8 @@ def parse():
     p.add_argument("--gemm", default="", help="GEMM sizes M = N = K")
     p.add_argument("--attn", default="1024", help="attention lengths N")
     p.add_argument("--heads", default="gqa", help="gqa, mha or both")
-    p.add_argument("--families", default="gemm,attention,memory")
+    p.add_argument("--families", default="gemm,attention,memory",
+                   help="any of gemm, attention, memory, backward")
     p.add_argument("--only", default="", help="kernel names")
     p.add_argument("--markdown", action="store_true",
                    help="rows of a Markdown table")
@@ -144,9 +178,10 @@ def parse():
     args.attn = numbers("--attn", args.attn)
     args.heads = names("--heads", args.heads, list(HEADS))
     args.families = set(names("--families", args.families,
-                              ["gemm", "attention", "memory"]))
+                              ["gemm", "attention", "memory", "backward"]))
     kernels = sorted({k for chip in GEMMS.values() for _, k, *_ in chip} |
                      {k for _, k, *_ in ATTENTION} |
+                     {k for _, k, *_ in ATTENTION_BWD} |
                      {k for _, k, *_ in memory_bound_table("")})
     args.only = set(names("--only", args.only, kernels))
     return args
@@ -187,6 +222,21 @@ def main():
                             t, flops = attention_case(
                                 runner, device, example, kernel, d, waves,
                                 rows, causal, heads, n)
+                            tflops = flops / t["seconds"] / 1e12
+                            shape = (f"{heads.upper()} d{d} N={n}" +
+                                     (" causal" if causal else ""))
+                            print(row(kernel, shape, t, tflops, "TFLOP/s",
+                                      100 * tflops / t["peak_tflops"],
+                                      args.markdown), flush=True)
+            if "backward" in args.families:
+                for example, kernel, d, causal in ATTENTION_BWD:
+                    if not wanted(kernel):
+                        continue
+                    for heads in args.heads:
+                        for n in args.attn:
+                            t, flops = attention_bwd_case(
+                                runner, device, example, kernel, d, causal,
+                                heads, n)
                             tflops = flops / t["seconds"] / 1e12
                             shape = (f"{heads.upper()} d{d} N={n}" +
                                      (" causal" if causal else ""))
