@@ -124,6 +124,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         dup2(fileno(stdout), STDERR_FILENO) < 0)
       _exit(0);
     restoreDefaultDeath();
+    // hk-emu leaves through exit(1) on errors (its own and LLVM's command
+    // line parser's); libFuzzer's exit handler, inherited through fork,
+    // would turn that into its error status (77) and a finding. Handlers
+    // run last-registered first, so this one ends the child before it. Any
+    // exit() counts as status 1: not a finding, whatever its status was.
+    std::atexit([] {
+      fflush(nullptr);
+      _exit(1);
+    });
     alarm(20);
     int status = hkEmuMain(int(argv.size()) - 1, argv.data());
     fflush(nullptr);
