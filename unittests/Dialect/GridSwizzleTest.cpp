@@ -12,6 +12,7 @@
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -105,6 +106,13 @@ private:
     }
     if (isa<arith::SelectOp>(op))
       return operand(0) ? operand(1) : operand(2);
+    // Every lane computes the same ids; the narrowing to i32 must keep them.
+    if (isa<arith::IndexCastUIOp>(op)) {
+      EXPECT_LT(operand(0), 1ull << 31);
+      return operand(0);
+    }
+    if (isa<ROCDL::ReadfirstlaneOp>(op))
+      return operand(0);
     ADD_FAILURE() << "unexpected op " << op.getName().getStringRef().str();
     return 0;
   }

@@ -23,8 +23,14 @@
 // CHECK: %[[REMAPPED:.*]] = arith.select %[[TAIL]], %{{.*}}, %[[PID]] : index
 // Groups of 8 block rows; the last group takes the rows that remain.
 // CHECK: arith.minui
+// The new ids are uniform, read from the first lane so that the backend
+// keeps them in scalar registers.
+// CHECK: %[[RX:.*]] = rocdl.readfirstlane %{{.*}} : i32
+// CHECK: %[[NEWX:.*]] = arith.index_castui %[[RX]] : i32 to index
+// CHECK: %[[RY:.*]] = rocdl.readfirstlane %{{.*}} : i32
+// CHECK: %[[NEWY:.*]] = arith.index_castui %[[RY]] : i32 to index
 // CHECK-NOT: hk.block_id
-// CHECK: hk.group_load %{{.*}}[%[[NEWX:.*]], %[[NEWY:.*]]], %{{.*}}
+// CHECK: hk.group_load %{{.*}}[%[[NEWX]], %[[NEWY]]], %{{.*}}
 // CHECK: hk.return
 
 // GROUP-LABEL: hk.kernel @gemm_tiles

@@ -11,6 +11,7 @@
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 namespace hk {
 #define GEN_PASS_DEF_HKGRIDSWIZZLE
@@ -41,6 +42,13 @@ struct IndexBuilder {
   }
   Value ult(Value l, Value r) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, l, r);
+  }
+  /// `v`, known to be the same in every lane, read from the first lane so
+  /// that the backend keeps it in a scalar register (block ids fit in i32).
+  Value uniform(Value v) {
+    Value narrow = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), v);
+    Value read = ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(), narrow);
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), read);
   }
 };
 
@@ -123,6 +131,9 @@ private:
       newY = ib.div(inSlice, gx);
     }
 
+    newX = ib.uniform(newX);
+    newY = ib.uniform(newY);
+    newZ = ib.uniform(newZ);
     for (BlockIdOp op : uses) {
       Value replacement = op.getDim() == Dim::X   ? newX
                           : op.getDim() == Dim::Y ? newY

@@ -195,6 +195,12 @@ def HKGridSwizzle : Pass<"hk-grid-swizzle", "mlir::ModuleOp"> {
     last group taking the rows that remain, so a band of A tiles stays in
     cache while B tiles stream past it.
 
+    The remapped ids are the same in every lane, and each goes through
+    `rocdl.readfirstlane` to say so: the divisions by grid sizes use vector
+    instructions, and without it the backend may keep the ids, and every
+    address derived from them, in vector registers (a buffer load whose
+    scalar offset lives in a vector register becomes a loop over lanes).
+
     A kernel records what it received in a `hk.grid_swizzle` attribute and
     is not swizzled twice. `chunk=0 group=0` (the default) changes nothing.
   }];
@@ -204,7 +210,8 @@ def HKGridSwizzle : Pass<"hk-grid-swizzle", "mlir::ModuleOp"> {
     Option<"group", "group", "unsigned", /*default=*/"0",
            "Block rows per group (0: row-major order)">,
   ];
-  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect"];
+  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
+                           "mlir::ROCDL::ROCDLDialect"];
 }
 
 def HKLdsLayout : Pass<"hk-lds-layout", "mlir::ModuleOp"> {
