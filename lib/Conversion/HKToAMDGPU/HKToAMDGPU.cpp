@@ -251,20 +251,28 @@ void compilerMemoryBarrier(OpBuilder &b, Location loc) {
 /// are waited for through their tokens (hk.wait), which is what lets a
 /// pipelined loop keep the next tile's loads in flight across it.
 struct BarrierLowering : public OpConversionPattern<BarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+  BarrierLowering(HKTypeConverter &converter, MLIRContext *ctx,
+                  const WaitPlan &plan)
+      : OpConversionPattern(converter, ctx), plan(plan) {}
+
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     compilerMemoryBarrier(rewriter, loc);
-    amdgpu::MemoryCounterWaitOp::create(
-        rewriter, loc, IntegerAttr(), IntegerAttr(),
-        rewriter.getI32IntegerAttr(0), IntegerAttr(), IntegerAttr());
+    // The wave's LDS accesses complete before the barrier; the wait just
+    // before it may have seen to that already.
+    if (!plan.ldsDrained.contains(op))
+      amdgpu::MemoryCounterWaitOp::create(
+          rewriter, loc, IntegerAttr(), IntegerAttr(),
+          rewriter.getI32IntegerAttr(0), IntegerAttr(), IntegerAttr());
     ROCDL::SBarrierOp::create(rewriter, loc);
     compilerMemoryBarrier(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
+
+  const WaitPlan &plan;
 };
 
 /// Without tokens, a wait drains every memory counter. With tokens it
@@ -287,15 +295,18 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
       return success();
     }
     auto it = plan.vmcnt.find(op);
-    if (it == plan.vmcnt.end()) {
+    // Before a barrier, the wait also covers the barrier's LDS wait.
+    IntegerAttr lds = plan.drainLds.contains(op) ? i32(0) : IntegerAttr();
+    if (it == plan.vmcnt.end() && !lds) {
       rewriter.eraseOp(op);
       return success();
     }
     // The vmcnt field holds at most 63 on these chips.
-    int64_t count = std::min<int64_t>(it->second, 63);
+    IntegerAttr load = it == plan.vmcnt.end()
+                           ? IntegerAttr()
+                           : i32(std::min<int64_t>(it->second, 63));
     ROCDL::SchedBarrier::create(rewriter, loc, i32(0));
-    amdgpu::MemoryCounterWaitOp::create(rewriter, loc, i32(count),
-                                        IntegerAttr(), IntegerAttr(),
+    amdgpu::MemoryCounterWaitOp::create(rewriter, loc, load, IntegerAttr(), lds,
                                         IntegerAttr(), IntegerAttr());
     rewriter.replaceOpWithNewOp<ROCDL::SchedBarrier>(op, i32(0));
     return success();
@@ -505,7 +516,8 @@ void lowering::populateKernelPatterns(HKTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const LdsPlan &, const WaitPlan &waits) {
   patterns.add<KernelLowering, ReturnLowering, WaveIdLowering, BlockIdLowering,
-               GridDimLowering, DimLowering, BarrierLowering, ClusterLowering,
-               SelectLowering>(converter, patterns.getContext());
-  patterns.add<WaitLowering>(converter, patterns.getContext(), waits);
+               GridDimLowering, DimLowering, ClusterLowering, SelectLowering>(
+      converter, patterns.getContext());
+  patterns.add<WaitLowering, BarrierLowering>(converter, patterns.getContext(),
+                                              waits);
 }

@@ -459,6 +459,11 @@ Value TileOrigin::isInside(OpBuilder &b, Location loc, int64_t tileRows,
   SmallVector<Value> checks = {
       outerValid, ule(b, loc, addI32(b, loc, rowBase, tileRows), rows),
       ule(b, loc, addI32(b, loc, colBase, tileCols), cols)};
+  // Rows that do not overlap, so that a tile row's elements lie past every
+  // element of the rows above it (direct copies rely on it; a view whose
+  // rows overlap takes the edge path).
+  if (tileRows > 1)
+    checks.push_back(ule(b, loc, cols, rowStride));
   if (width > 1) {
     Value rem =
         arith::RemUIOp::create(b, loc, rowStride, constI32(b, loc, width));

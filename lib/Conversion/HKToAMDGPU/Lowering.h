@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace hk::lowering {
@@ -81,6 +82,13 @@ mlir::ArrayAttr describeKernelSource(KernelOp kernel, const LdsPlan &plan);
 /// through registers and are complete); waits without tokens drain.
 struct WaitPlan {
   llvm::DenseMap<mlir::Operation *, int64_t> vmcnt;
+  /// Waits directly followed by an hk.barrier: they also wait for the LDS
+  /// counter, which the barrier then need not do in an instruction of its
+  /// own.
+  llvm::DenseSet<mlir::Operation *> drainLds;
+  /// Barriers directly after such a wait (or after one without tokens,
+  /// which drains every counter).
+  llvm::DenseSet<mlir::Operation *> ldsDrained;
 };
 
 /// Plans every hk.wait of `module`.

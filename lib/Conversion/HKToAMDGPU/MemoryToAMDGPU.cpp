@@ -431,6 +431,9 @@ int64_t groupLanes(std::optional<uint32_t> waves) {
   return int64_t(*waves) * 64;
 }
 
+/// The largest immediate offset of a MUBUF instruction (12 bits).
+constexpr int64_t kMaxBufferImmediate = 4095;
+
 /// Global -> LDS with direct-to-LDS buffer loads: instruction i of the copy
 /// moves `laneBytes` per lane for 64 lanes into LDS bytes
 /// [i*64*laneBytes, (i+1)*64*laneBytes) of the tile, in lane order; each
@@ -457,6 +460,14 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
     if (auto size = func->getAttrOfType<DenseI32ArrayAttr>(
             "rocdl.reqd_work_group_size"))
       blockWaves = size[0] / 64;
+  // Rounds that can share an LDS pointer through the instructions' 12-bit
+  // immediate offset: each round must start on a row of the tile.
+  int64_t roundBytes = plan.waves * instructionBytes;
+  int64_t rowBytes = shared.getCols() * bytes;
+  int64_t immediateRounds = 1;
+  if (roundBytes % rowBytes == 0)
+    immediateRounds =
+        std::max<int64_t>(1, kMaxBufferImmediate / roundBytes + 1);
   for (int64_t round = 0; round < plan.rounds(); ++round) {
     // The instruction this wave issues in this round (uniform).
     Value instruction = addI32(b, loc, wave, round * plan.waves);
@@ -490,12 +501,26 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
     // the lanes' offsets then stay the same from tile to tile.
     Value offset =
         mulI32(b, loc, origin.withinTileOffset(b, loc, row, col), bytes);
+    // The instruction's immediate offset moves both addresses (the LDS
+    // load intrinsics in LLVM's IntrinsicsAMDGPU.td), so rounds
+    // [first, first + immediateRounds) share one LDS pointer (one M0
+    // write): round r's LDS bytes lie (r - first) * roundBytes past it, and
+    // its lanes' global offsets are that much smaller. They stay
+    // non-negative: round r starts at tile row r * roundBytes / rowBytes,
+    // whose elements lie at least that many bytes into the view when rows
+    // do not overlap (checked with the tile's bounds).
+    int64_t first = round - round % immediateRounds;
+    int64_t immediate = (round - first) * roundBytes;
+    if (immediate != 0)
+      offset =
+          arith::SubIOp::create(b, loc, offset, constI32(b, loc, immediate));
     Value ldsPtr =
         elementPointer(b, loc, ldsBase, b.getI8Type(),
-                       mulI32(b, loc, instruction, instructionBytes));
+                       mulI32(b, loc, addI32(b, loc, wave, first * plan.waves),
+                              instructionBytes));
     ROCDL::RawPtrBufferLoadLdsOp::create(
         b, loc, buffer.resource, ldsPtr, constI32(b, loc, plan.laneBytes),
-        offset, tileOffset, zero, zero,
+        offset, tileOffset, constI32(b, loc, immediate), zero,
         /*alias_scopes=*/ArrayAttr::get(b.getContext(), {lds.directScope}),
         ArrayAttr(), ArrayAttr());
   }

@@ -147,8 +147,16 @@ int64_t countForToken(Value token, Operation *wait) {
 
 void lowering::planWaits(ModuleOp module, WaitPlan &plan) {
   module.walk([&](WaitOp wait) {
-    if (wait.getTokens().empty())
+    auto barrier = dyn_cast_if_present<BarrierOp>(wait->getNextNode());
+    if (wait.getTokens().empty()) {
+      if (barrier)
+        plan.ldsDrained.insert(barrier);
       return;
+    }
+    if (barrier) {
+      plan.drainLds.insert(wait);
+      plan.ldsDrained.insert(barrier);
+    }
     int64_t count = std::numeric_limits<int64_t>::max();
     for (Value token : wait.getTokens())
       count = std::min(count, countForToken(token, wait));

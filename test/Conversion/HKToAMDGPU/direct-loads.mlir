@@ -48,10 +48,15 @@ hk.kernel @two_loads(%a: !hk.gl<?x?xbf16>) waves(4) {
 // Double buffering: the token of iteration k's loads is carried into
 // iteration k+1, which issues the next loads before waiting. On every path
 // to the wait (from the prologue or around the back edge) two loads of two
-// instructions each are in flight, so the wait leaves four.
+// instructions each are in flight, so the wait leaves four. The barrier
+// right after it needs the LDS counter drained: the wait does that too, and
+// the barrier adds no wait of its own.
 // CHECK-LABEL: llvm.func @carried
 // CHECK: scf.for {{.*}} iter_args
-// CHECK: amdgpu.memory_counter_wait load(4)
+// CHECK: amdgpu.memory_counter_wait load(4) ds(0)
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK-NEXT: llvm.inline_asm
+// CHECK-NEXT: rocdl.s.barrier
 // CHECK: scf.yield
 // After the loop nothing follows the last loads.
 // CHECK: amdgpu.memory_counter_wait load(0)
@@ -81,9 +86,16 @@ hk.kernel @carried(%a: !hk.gl<?x?xbf16>) waves(4) {
 // -----
 
 // gfx942 moves at most 4 bytes per lane directly: with direct=always
-// (forced below) the 8 KiB tile takes 32 instructions, 8 per wave.
+// (forced below) the 8 KiB tile takes 32 instructions, 8 per wave. A round
+// of 4 waves covers 1 KiB (8 whole rows of 128 bytes), so four rounds share
+// an LDS pointer (one M0 write) and differ in the immediate offset, which
+// moves the global and the LDS address alike.
 // CHECK-LABEL: llvm.func @gfx942_dword
-// CHECK-COUNT-8: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32
+// CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32{{.*}}, %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %{{.*}}
+// CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32{{.*}}, %{{.*}}, %{{.*}}, %c1024_i32{{.*}}, %{{.*}}
+// CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32{{.*}}, %{{.*}}, %{{.*}}, %c2048_i32{{.*}}, %{{.*}}
+// CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32{{.*}}, %{{.*}}, %{{.*}}, %c3072_i32{{.*}}, %{{.*}}
+// CHECK: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c4_i32{{.*}}, %{{.*}}, %{{.*}}, %c0_i32{{.*}}, %{{.*}}
 // CHECK: amdgpu.memory_counter_wait load(8)
 module attributes {hk.target = #hk.target<"gfx942">} {
 hk.kernel @gfx942_dword(%a: !hk.gl<?x?xbf16>) waves(4) {
@@ -92,6 +104,23 @@ hk.kernel @gfx942_dword(%a: !hk.gl<?x?xbf16>) waves(4) {
   %s1 = hk.alloc : !hk.st<64x64xbf16>
   %t0 = hk.group_load async %a[%c0, %c0], %s0 {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
   %t1 = hk.group_load async %a[%c0, %c0], %s1 {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+  hk.wait [%t0]
+  hk.return
+}
+}
+
+// -----
+
+// A round that ends inside a row (1 KiB of a 2 KiB row) could give a lane
+// a global offset below the immediate: every round has its own LDS pointer.
+// CHECK-LABEL: llvm.func @half_rows
+// CHECK-NOT: %c1024_i32{{.*}}, %{{.*}} {alias_scopes
+// CHECK: amdgpu.memory_counter_wait load(0)
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @half_rows(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s0 = hk.alloc : !hk.st<16x1024xbf16>
+  %t0 = hk.group_load async %a[%c0, %c0], %s0 {path = #hk.path<direct>} : !hk.gl<?x?xbf16>, !hk.st<16x1024xbf16> -> !hk.token
   hk.wait [%t0]
   hk.return
 }

@@ -40,16 +40,19 @@ module attributes {hk.target = #hk.target<"gfx942">} {
   }
 
   // The check alone, for tile (1, 0): 64 * 1 + 64 <= rows (argument 1),
-  // 64 * 0 + 64 <= cols (argument 2), row stride (argument 3) a multiple of
-  // 8 elements, all and-ed.
+  // 64 * 0 + 64 <= cols (argument 2), rows that do not overlap (cols <= the
+  // row stride, argument 3), the row stride a multiple of 8 elements, all
+  // and-ed.
   // CHECK-LABEL: llvm.func @check
   // CHECK: %[[ROWS:.*]] = arith.cmpi ule, %{{.*}}, %arg1 : i32
   // CHECK: %[[COLS:.*]] = arith.cmpi ule, %{{.*}}, %arg2 : i32
+  // CHECK: %[[APART:.*]] = arith.cmpi ule, %arg2, %arg3 : i32
   // CHECK: %[[REM:.*]] = arith.remui %arg3, %{{.*}} : i32
   // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : i32
   // CHECK: %[[A:.*]] = arith.andi %{{.*}}, %[[ROWS]] : i1
   // CHECK-NEXT: %[[B:.*]] = arith.andi %[[A]], %[[COLS]] : i1
-  // CHECK-NEXT: arith.andi %[[B]], %[[ALIGNED]] : i1
+  // CHECK-NEXT: %[[C:.*]] = arith.andi %[[B]], %[[APART]] : i1
+  // CHECK-NEXT: arith.andi %[[C]], %[[ALIGNED]] : i1
   // CHECK-NEXT: llvm.return
   hk.kernel @check(%a: !hk.gl<?x?xbf16>, %i: i32) waves(4) {
     %c0 = arith.constant 0 : index

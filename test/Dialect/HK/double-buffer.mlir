@@ -5,18 +5,39 @@
 
 // Ping-pong: one cluster per run of reads or computation; the first memory
 // cluster prefetches the next tile from wave group 0 (waves = 4); the
-// iteration ends with the wait and one barrier; the tiles swap.
+// iteration ends with the wait and one barrier; the tiles swap. Before the
+// loop, one flag says whether every iteration's tile lies inside its view:
+// there is an iteration, and the first and the last one's tiles (lb +
+// (ub - 1 - lb) / step * step; the tile index grows with k, so these two
+// bound all others) are inside. Where it is, the
+// prefetch is tile min(k + step, last), `inbounds`, with no guard;
+// otherwise the guarded prefetch with its edge path.
 // CHECK-LABEL: hk.kernel @pingpong
 // CHECK: %[[SA:.*]] = hk.alloc : !hk.st<64x32xbf16>
 // CHECK-NEXT: %[[SA2:.*]] = hk.alloc : !hk.st<64x32xbf16>
 // CHECK: hk.group_load %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: %[[LOOP:.*]]:3 = scf.for %[[K:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[SA]], %[[SPARE:.*]] = %[[SA2]])
+// CHECK: %[[SPAN:.*]] = arith.subi %{{.*}}, %[[C0]]
+// CHECK-NEXT: %[[STEPS:.*]] = arith.divui %[[SPAN]], %[[STEP:.*]] :
+// CHECK-NEXT: %[[SCALED:.*]] = arith.muli %[[STEPS]], %[[STEP]]
+// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[C0]], %[[SCALED]]
+// CHECK-NEXT: %[[ANY:.*]] = arith.cmpi slt, %[[C0]], %[[N:.*]] :
+// CHECK-NEXT: %[[IN0:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[C0]]], %[[SA]]
+// CHECK-NEXT: %[[FIRST:.*]] = arith.andi %[[ANY]], %[[IN0]]
+// CHECK-NEXT: %[[IN:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[LAST]]], %[[SA]]
+// CHECK-NEXT: %[[STEADY:.*]] = arith.andi %[[FIRST]], %[[IN]]
+// CHECK-NEXT: %[[LOOP:.*]]:3 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[STEP]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[SA]], %[[SPARE:.*]] = %[[SA2]])
 // CHECK-NEXT: %[[R0:.*]] = hk.cluster memory {
+// CHECK-NEXT: scf.if %[[STEADY]] {
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]], %[[STEP]]
-// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]]
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[NEXT]], %[[LAST]]
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[SPARE]] inbounds {waves = 4 : i32}
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[NEXT2:.*]] = arith.addi %[[K]], %[[STEP]]
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT2]], %[[N]]
 // CHECK-NEXT: scf.if %[[MORE]] {
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] {waves = 4 : i32}
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT2]]], %[[SPARE]] {waves = 4 : i32}
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.load %[[CUR]]
 // CHECK-NEXT: hk.yield
@@ -106,6 +127,44 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
       hk.barrier
       scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
+// Tile indices that shrink as the loop goes on (K tiles walked backwards)
+// do not let the last iteration stand for all: no flag, and only the
+// guarded prefetch.
+// CHECK-LABEL: hk.kernel @backwards
+// CHECK-NOT: hk.in_bounds
+// CHECK-NOT: inbounds
+// CHECK: scf.for
+// CHECK: hk.cluster memory {
+// CHECK: arith.cmpi slt
+// CHECK-NEXT: scf.if
+// CHECK-NOT: inbounds
+// CHECK: hk.group_load async {{.*}} {waves = 4 : i32}
+// CHECK-NOT: inbounds
+// CHECK: hk.return
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @backwards(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      %kk = arith.subi %K, %k : index
+      %kr = arith.subi %kk, %c1 : index
+      hk.group_load %A[%c0, %kr], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a0 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d0 = hk.mma abt %a0, %a0, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d0 : !hk.rt<16x16xf32>
     }
     hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
     hk.return

@@ -118,3 +118,85 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     hk.return
   }
 }
+
+// -----
+
+// Shared buffers that trade places every iteration (through iter_args):
+// the loop is unrolled by two, each half on fixed buffers, the second half
+// run when its iteration exists; only the accumulator stays loop-carried.
+// CHECK-LABEL: hk.kernel @swapping
+// CHECK: %[[S0:.*]] = hk.alloc
+// CHECK-NEXT: %[[S1:.*]] = hk.alloc
+// CHECK: hk.barrier group 1
+// CHECK-NEXT: %[[STEP2:.*]] = arith.addi %[[STEP:.*]], %[[STEP]] : index
+// CHECK-NEXT: scf.for %[[K:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP2]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (!hk.rt
+// CHECK-NEXT: hk.cluster memory {
+// CHECK-NEXT: hk.load %[[S0]]
+// CHECK: hk.cluster compute priority 1 {
+// CHECK: hk.barrier
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %[[STEP]] : index
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[K1]], %[[N]] : index
+// CHECK-NEXT: %[[SECOND:.*]] = scf.if %[[MORE]] -> (!hk.rt
+// CHECK-NEXT: hk.cluster memory {
+// CHECK-NEXT: hk.load %[[S1]]
+// CHECK: } else {
+// CHECK: scf.yield %[[SECOND]]
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @swapping(%n: i32) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %N = arith.index_cast %n : i32 to index
+    %s0 = hk.alloc : !hk.st<64x32xbf16>
+    %s1 = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    %r:3 = scf.for %k = %c0 to %N step %c1 iter_args(%c = %zero, %cur = %s0, %next = %s1) -> (!hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.st<64x32xbf16>, !hk.st<64x32xbf16>) {
+      %a = hk.cluster memory {
+        %x = hk.load %cur[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+        hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      scf.yield %d, %next, %cur : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.st<64x32xbf16>, !hk.st<64x32xbf16>
+    }
+    hk.return
+  }
+}
+
+// -----
+
+// The same loop whose last buffer is read after it keeps its form.
+// CHECK-LABEL: hk.kernel @swapped_result_used
+// CHECK: hk.barrier group 1
+// CHECK-NEXT: %[[R:.*]]:3 = scf.for {{.*}} step %[[STEP:[^ ]*]] iter_args
+// CHECK-NOT: scf.if
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.load %[[R]]#1
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @swapped_result_used(%n: i32) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %N = arith.index_cast %n : i32 to index
+    %s0 = hk.alloc : !hk.st<64x32xbf16>
+    %s1 = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    %r:3 = scf.for %k = %c0 to %N step %c1 iter_args(%c = %zero, %cur = %s0, %next = %s1) -> (!hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.st<64x32xbf16>, !hk.st<64x32xbf16>) {
+      %a = hk.cluster memory {
+        %x = hk.load %cur[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+        hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      scf.yield %d, %next, %cur : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.st<64x32xbf16>, !hk.st<64x32xbf16>
+    }
+    %last = hk.load %r#1[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    hk.return
+  }
+}

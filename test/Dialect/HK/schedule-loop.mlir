@@ -14,12 +14,17 @@
 // CHECK: scf.yield
 // The named loop is pipelined, with the phase shift around it.
 // CHECK: hk.barrier group 1
+// CHECK-NEXT: arith.addi
 // CHECK-NEXT: scf.for
 // CHECK: hk.cluster memory
 // CHECK: hk.group_load async
 // CHECK: hk.cluster compute priority 1
 // CHECK: hk.wait
 // CHECK-NEXT: hk.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } {hk.schedule = #hk.pingpong<waves = 8>}
 // CHECK-NEXT: hk.barrier group 0

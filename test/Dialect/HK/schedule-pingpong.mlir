@@ -2,7 +2,8 @@
 // first tile loaded before the loop, group 1 one barrier behind, memory and
 // compute clusters alternating with a barrier after each, group 0 alone
 // prefetching the next tile in the first memory cluster and waiting for it
-// after the last compute cluster, and the buffers swapped.
+// after the last compute cluster; the buffers trade places every
+// iteration, so the loop is unrolled by two over fixed buffers.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
 
 // CHECK-LABEL: hk.kernel @gemm
@@ -14,17 +15,33 @@
 // CHECK: hk.group_load %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
 // CHECK-NEXT: hk.group_load %{{.*}}[%{{.*}}, %[[C0]]], %[[SB]] : !hk.gl
 // CHECK-NEXT: hk.barrier
+// Every tile inside its view when A's and B's first and last tiles are.
+// CHECK: %[[LAST:.*]] = arith.addi
+// CHECK-COUNT-4: hk.in_bounds
+// CHECK: %[[STEADY:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT: hk.barrier group 1
-// CHECK-NEXT: %[[LOOP:.*]]:5 = scf.for %[[K:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP:.*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[CA:.*]] = %[[SA]], %[[CB:.*]] = %[[SB]], %[[NA:.*]] = %[[SA2]], %[[NB:.*]] = %[[SB2]])
+// The buffers trade places every iteration, so the loop is unrolled by two
+// and each half works on fixed buffers: only the accumulator is carried.
+// CHECK-NEXT: %[[STEP2:.*]] = arith.addi %[[STEP:.*]], %[[STEP]] : index
+// CHECK-NEXT: %[[LOOP:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP2]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (!hk.rt
 // CHECK: %[[READS:.*]]:2 = hk.cluster memory {
+// Every tile inside its view (a flag set before the loop): the next tile,
+// clamped to the last, without bounds checks; otherwise guarded.
+// CHECK-NEXT: scf.if %[[STEADY]] {
+// CHECK-NEXT: %[[NEXTS:.*]] = arith.addi %[[K]], %[[STEP]] : index
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[NEXTS]], %[[LAST]] : index
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[SA2]] inbounds {waves = 4 : i32}
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[SB2]] inbounds {waves = 4 : i32}
+// CHECK-NEXT: } else {
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]], %[[STEP]] : index
 // CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : index
 // CHECK-NEXT: scf.if %[[MORE]] {
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA]] {waves = 4 : i32}
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB]] {waves = 4 : i32}
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SA2]] {waves = 4 : i32}
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SB2]] {waves = 4 : i32}
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load %[[CA]]
-// CHECK-NEXT: hk.load %[[CB]]
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.load %[[SA]]
+// CHECK-NEXT: hk.load %[[SB]]
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier
@@ -34,8 +51,8 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: %[[READS1:.*]]:2 = hk.cluster memory {
-// CHECK-NEXT: hk.load %[[CA]]
-// CHECK-NEXT: hk.load %[[CB]]
+// CHECK-NEXT: hk.load %[[SA]]
+// CHECK-NEXT: hk.load %[[SB]]
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier
@@ -45,10 +62,29 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.wait
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: scf.yield %[[D1]], %[[NA]], %[[NB]], %[[CA]], %[[CB]]
+// The second half, when its iteration exists, with the buffers' roles
+// exchanged.
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %[[STEP]] : index
+// CHECK-NEXT: %[[HALF:.*]] = arith.cmpi slt, %[[K1]], %[[N]] : index
+// CHECK-NEXT: %[[SECOND:.*]] = scf.if %[[HALF]] -> (!hk.rt
+// CHECK: hk.group_load async %{{.*}}, %[[SA]] inbounds
+// CHECK-NEXT: hk.group_load async %{{.*}}, %[[SB]] inbounds
+// CHECK: hk.load %[[SA2]]
+// CHECK-NEXT: hk.load %[[SB2]]
+// CHECK: hk.mma abt %{{.*}}, %{{.*}}, %[[D1]]
+// CHECK: hk.load %[[SA2]]
+// CHECK-NEXT: hk.load %[[SB2]]
+// CHECK: %[[D3:.*]] = hk.cluster compute priority 1 {
+// CHECK: hk.wait
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield %[[D3]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[D1]]
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %[[SECOND]]
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier group 0
-// CHECK: hk.store %[[LOOP]]#0
+// CHECK: hk.store %[[LOOP]]
 module attributes {hk.target = #hk.target<"gfx942">} {
   hk.kernel @gemm(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>)
       waves(8) schedule(#hk.pingpong<waves = 8>) {

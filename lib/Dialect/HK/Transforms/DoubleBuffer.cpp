@@ -21,6 +21,17 @@
 // group load in the cluster, where LLVM can interleave it with the MFMAs;
 // otherwise the guarded prefetch with its edge path comes first.
 //
+// For ping-pong, whether the loop's tiles all lie inside their views is
+// decided once, before the loop, when each load's indices grow with the
+// induction variable (so the first and the last iteration's tiles bound
+// all others): if those are inside, the prefetch is an `inbounds` group load of
+// tile min(k+1, last), with no bounds arithmetic and no edge path, chosen
+// by one uniform branch on that loop-invariant flag. The last iteration
+// loads the last tile once more into the spare buffer, which nothing reads
+// again. (Two versions of the whole loop would save that branch but make
+// LLVM's register allocator spill the accumulator where another loop feeds
+// it, so the body is shared.)
+//
 //===----------------------------------------------------------------------===//
 
 #include "MainLoop.h"
@@ -31,6 +42,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -243,6 +255,36 @@ ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
   return cluster;
 }
 
+/// Whether `value`, computed in `loop`'s body from its induction variable
+/// and values from before the loop, never decreases as the induction
+/// variable grows (the step is positive): sums, differences with a
+/// loop-invariant subtrahend and products with a non-negative constant.
+bool growsWithInductionVar(Value value, scf::ForOp loop) {
+  if (value == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != loop.getBody())
+    return false;
+  auto grows = [&](Value v) { return growsWithInductionVar(v, loop); };
+  auto nonNegativeConstant = [](Value v) {
+    APInt constant;
+    return matchPattern(v, m_ConstantInt(&constant)) && !constant.isNegative();
+  };
+  if (isa<arith::ConstantOp>(def))
+    return true;
+  if (isa<arith::AddIOp>(def))
+    return llvm::all_of(def->getOperands(), grows);
+  if (isa<arith::SubIOp>(def))
+    return grows(def->getOperand(0)) &&
+           loop.isDefinedOutsideOfLoop(def->getOperand(1));
+  if (isa<arith::MulIOp>(def))
+    return (nonNegativeConstant(def->getOperand(0)) &&
+            grows(def->getOperand(1))) ||
+           (nonNegativeConstant(def->getOperand(1)) &&
+            grows(def->getOperand(0)));
+  return false;
+}
+
 /// Rewrites one plain loop into its pipelined form.
 class Pipeliner {
 public:
@@ -258,9 +300,12 @@ public:
       cloneLoad(b, load, loop.getLowerBound(), tile, /*async=*/false,
                 std::nullopt);
     BarrierOp::create(b, loc, IntegerAttr());
+    bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
+    if (pingPong)
+      buildSteadyStateCondition(b);
     createLoop(b, spares);
 
-    if (isa<PingPongAttr>(kernel.getEffectiveSchedule()))
+    if (pingPong)
       buildPingPongBody(b);
     else
       buildInterleaveBody(b);
@@ -278,6 +323,39 @@ public:
   }
 
 private:
+  /// At `b`, before the loop: `steady`, true at run time when every
+  /// iteration's tiles lie inside their views, and `lastIv`, the last
+  /// iteration's induction variable. Leaves both null when that cannot be
+  /// decided once (some load's indices do not grow with the induction
+  /// variable).
+  void buildSteadyStateCondition(OpBuilder &b) {
+    for (GroupLoadOp load : plain.loads)
+      if (!llvm::all_of(load.getIndices(), [&](Value index) {
+            return growsWithInductionVar(index, loop);
+          }))
+        return;
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+    Value step = loop.getStep();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    // last = lb + (ub - 1 - lb) / step * step, meaningful when lb < ub.
+    Value span = arith::SubIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, ub, one), lb);
+    Value steps = arith::DivUIOp::create(b, loc, span, step);
+    lastIv = arith::AddIOp::create(b, loc, lb,
+                                   arith::MulIOp::create(b, loc, steps, step));
+    steady = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+    // Each index is monotonic in the induction variable, so a tile lies
+    // inside its view at every iteration when it does at the first (the
+    // lower bounds) and at the last (the upper bounds).
+    for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
+      for (Value iv : {lb, lastIv}) {
+        Value inside = InBoundsOp::create(b, loc, load.getSource(),
+                                          cloneIndices(b, load, iv), tile,
+                                          load.getTransposeAttr());
+        steady = arith::AndIOp::create(b, loc, steady, inside);
+      }
+  }
+
   SmallVector<Value> createSpareBuffers() {
     SmallVector<Value> spares;
     for (Value tile : plain.tiles) {
@@ -325,7 +403,7 @@ private:
           run.role == Role::Read ? ClusterKind::Memory : ClusterKind::Compute;
       buildCluster(b, loc, kind, run.ops, terminator, map, [&](OpBuilder &cb) {
         if (first)
-          emitGuardedPrefetch(cb, waves);
+          emitPingPongPrefetch(cb, waves);
       });
     }
     // Group 0's prefetch has landed before the barrier after which
@@ -383,6 +461,28 @@ private:
     BarrierOp::create(b, loc, IntegerAttr());
   }
 
+  /// Ping-pong's prefetch: where the loop's tiles all lie inside their
+  /// views, tile min(k + step, last), `inbounds`; otherwise guarded, with
+  /// edge paths.
+  void emitPingPongPrefetch(OpBuilder &b, std::optional<uint32_t> waves) {
+    if (!steady) {
+      emitGuardedPrefetch(b, waves);
+      return;
+    }
+    auto choice = scf::IfOp::create(b, loc, steady, /*withElseRegion=*/true);
+    OpBuilder tb = OpBuilder::atBlockBegin(choice.thenBlock());
+    Value next = arith::MinSIOp::create(
+        tb, loc,
+        arith::AddIOp::create(tb, loc, newLoop.getInductionVar(),
+                              newLoop.getStep()),
+        lastIv);
+    for (auto [load, dest] : llvm::zip(plain.loads, spare))
+      createLoad(tb, load, cloneIndices(tb, load, next), dest, /*async=*/true,
+                 waves, /*inbounds=*/true);
+    OpBuilder eb = OpBuilder::atBlockBegin(choice.elseBlock());
+    emitGuardedPrefetch(eb, waves);
+  }
+
   /// Tile k+1 into the spare buffers, unless k is the last iteration.
   void emitGuardedPrefetch(OpBuilder &b, std::optional<uint32_t> waves) {
     Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
@@ -438,6 +538,10 @@ private:
   scf::ForOp newLoop;
   IRMapping map;
   SmallVector<Value> current, spare;
+  // Ping-pong: every iteration's tiles lie inside their views (a flag
+  // computed before the loop), and the last iteration's induction
+  // variable; null where that is not decided once.
+  Value steady, lastIv;
 };
 
 class DoubleBufferPass : public hk::impl::HKDoubleBufferBase<DoubleBufferPass> {

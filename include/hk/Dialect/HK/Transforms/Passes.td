@@ -90,6 +90,13 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     alternating memory clusters (runs of shared-tile reads; the first also
     issues the prefetch, from wave group 0 only) and compute clusters (runs
     of register computation), the wait after the last compute cluster.
+    For ping-pong, a flag computed once before the loop says whether every
+    iteration's tiles lie inside their views (each load's indices must grow
+    with the induction variable: sums, differences with a loop-invariant
+    subtrahend, products with a non-negative constant; then the first and
+    the last iteration's tiles bound all others); where it holds, the
+    prefetch is an `inbounds` group load of tile min(k+1, last), without
+    bounds arithmetic or edge path, behind one uniform branch on the flag.
     `#hk.interleave`: one compute cluster in two versions; when the next
     tiles exist and lie wholly inside their views (`hk.in_bounds`) the
     prefetch is a branch-free `inbounds` group load inside it, otherwise
@@ -115,6 +122,14 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     and the groups take turns on the matrix cores; group 0 runs one after
     the loop to balance. Run after `hk-mfma-layout`.
 
+    A loop whose shared buffers trade places every iteration through its
+    iter_args (as `hk-double-buffer`'s current and spare tiles do), and
+    whose final buffers nothing reads, is unrolled by two: each half then
+    reads and fills fixed buffers, whose LDS addresses become constants
+    (immediate offsets of the reads) instead of values carried and re-added
+    every iteration. The second half is skipped, by a uniform branch, when
+    its iteration does not exist.
+
     `setprio=false` leaves the compute clusters' priority alone (a
     `priority` written on a cluster is kept): the loop issues no
     `s_setprio`, for measuring what the raised priority is worth.
@@ -123,7 +138,8 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     Option<"setprio", "setprio", "bool", /*default=*/"true",
            "Run compute clusters at priority 1 (s_setprio)">,
   ];
-  let dependentDialects = ["::hk::HKDialect"];
+  let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
@@ -155,11 +171,15 @@ def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {
     Gives every global-memory access without a `path` one: register-tile
     loads and stores and group stores go through buffer instructions
     (`#hk.path<buffer>`) on a wave-uniform resource spanning the view, so
-    edges read zeros instead of faulting; group loads become direct-to-LDS
-    buffer loads (`#hk.path<direct>`) where the chip moves 16 bytes per
-    lane that way (gfx950), and buffer loads staged through registers
-    otherwise (gfx942, where direct loads move 4 bytes per lane and take
-    four times the instructions).
+    edges read zeros instead of faulting. Group loads become direct-to-LDS
+    buffer loads (`#hk.path<direct>`) or buffer loads staged through
+    registers: an asynchronous group load (a prefetch) goes direct on every
+    chip that has such loads, however narrow (4 bytes per lane on gfx942),
+    since a staged prefetch writes LDS right after its own loads and so
+    waits for them instead of overlapping the computation; a synchronous
+    one goes direct where the chip moves 16 bytes per lane that way
+    (gfx950), since narrower direct loads take more instructions and the
+    load waits for its data either way.
 
     `direct=always` makes group loads direct on every chip (4 bytes per lane
     on gfx942), `direct=never` stages them through registers everywhere.
