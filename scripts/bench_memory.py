@@ -7,7 +7,9 @@ hold them. Prints figures; it is not a test. Run by scripts/bench-memory.sh.
    hk-report): its s_waitcnt that drain vmcnt to zero with exact waits and
    with exact-waits=false, and its instruction mix.
 3. Direct-to-LDS against register-staged group loads on gfx942: emulated
-   wave-instructions of the pipelined GEMM with --direct=always and auto.
+   wave-instructions of the pipelined GEMM (M=N=K=1024) with --direct=never
+   (every group load staged through registers) and auto (its asynchronous
+   prefetches direct), and the timing model's prediction of each on MI300X.
 """
 
 import json
@@ -25,8 +27,8 @@ def run(*args, stdin=None):
                           capture_output=True, check=True).stdout
 
 
-def hk_run(example, *flags):
-    return json.loads(run("hk-run", f"examples/gemm/{example}", SHAPE,
+def hk_run(example, *flags, shape=SHAPE):
+    return json.loads(run("hk-run", f"examples/gemm/{example}", shape,
                           "--json", *flags))
 
 
@@ -72,15 +74,19 @@ def main():
         for exact in ("true", "false"):
             print(f"  {chip} exact-waits={exact:5} {main_loop(chip, exact)}")
 
-    print("gfx942 group loads, gemm_abt_pipelined M=N=K=256:")
-    for direct in ("auto", "always"):
+    print("gfx942 group loads, gemm_abt_pipelined M=N=K=1024 "
+          "(emulator counts; predicted MI300X time):")
+    for direct in ("never", "auto"):
         case = hk_run("gemm_abt_pipelined.mlir", "--chip=gfx942",
-                      f"--direct={direct}")[0]
+                      f"--direct={direct}", "--timing",
+                      "--no-sanitizers",
+                      shape="--shapes=1024x1024x1024")[0]
         counters = case["counters"]
+        timing = case["timing"]
         print(f"  direct={direct:6} {counters['wave_instructions']} "
               f"wave-instructions (vmem {counters['mix']['vmem']}, "
-              f"valu {counters['mix']['valu']})")
-
+              f"valu {counters['mix']['valu']}); predicted "
+              f"{timing['cycles']} cycles, {timing['tflops']:.1f} TFLOP/s")
 
 if __name__ == "__main__":
     main()
