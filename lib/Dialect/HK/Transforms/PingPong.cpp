@@ -35,8 +35,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace hk {
 #define GEN_PASS_DEF_HKPINGPONG
@@ -150,9 +150,9 @@ void unrollSwappedBuffers(scf::ForOp loop) {
   OpBuilder b(loop);
   Value step = loop.getStep();
   Value doubleStep = arith::AddIOp::create(b, loc, step, step);
-  auto unrolled = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                     loop.getUpperBound(), doubleStep,
-                                     carried(loop.getInitArgs()));
+  auto unrolled =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         doubleStep, carried(loop.getInitArgs()));
   unrolled->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *body = unrolled.getBody();
   if (!body->empty())
@@ -161,9 +161,9 @@ void unrollSwappedBuffers(scf::ForOp loop) {
   // The values the first half starts from: the carried ones, and the
   // buffers as they were before the loop.
   SmallVector<Value> args(loop.getInitArgs());
-  for (auto [i, arg] : llvm::enumerate(llvm::make_filter_range(
-           llvm::seq<unsigned>(0, args.size()),
-           [&](unsigned i) { return !fixed.test(i); })))
+  for (auto [i, arg] : llvm::enumerate(
+           llvm::make_filter_range(llvm::seq<unsigned>(0, args.size()),
+                                   [&](unsigned i) { return !fixed.test(i); })))
     args[arg] = unrolled.getRegionIterArgs()[i];
 
   // One iteration of the original body at `iv` on `inputs`; returns what it
@@ -175,9 +175,8 @@ void unrollSwappedBuffers(scf::ForOp loop) {
     for (Operation &op : loop.getBody()->without_terminator())
       cb.clone(op, map);
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    return llvm::map_to_vector(yield.getOperands(), [&](Value v) {
-      return map.lookupOrDefault(v);
-    });
+    return llvm::map_to_vector(yield.getOperands(),
+                               [&](Value v) { return map.lookupOrDefault(v); });
   };
 
   OpBuilder bb = OpBuilder::atBlockEnd(body);
