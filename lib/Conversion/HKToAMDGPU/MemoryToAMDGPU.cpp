@@ -362,7 +362,7 @@ GroupCopyPlan planGroupCopy(SharedTileType shared, int64_t lanes) {
 /// instead of being hoisted into registers held across the caller's loops.
 void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
                   bool asLoop, function_ref<void(Value row, Value col)> body) {
-  Value tid = threadId(b, loc);
+  Value tid;
   auto emitRound = [&](Value round, bool mayBePartial) {
     Value chunk = arith::AddIOp::create(
         b, loc, tid,
@@ -417,9 +417,23 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
                       /*parallelAccesses=*/{}));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
+    // LLVM's LICM would still hoist what depends on the lane alone (a
+    // chunk's column when the rounds cover whole rows, and each element's
+    // column from it) out of both loops, holding a register per element
+    // through the caller's loop for a path the steady state never runs.
+    // The lane id read through an opaque, side-effecting move cannot leave
+    // this loop, and neither can anything computed from it.
+    Value raw = threadId(b, loc);
+    tid = LLVM::InlineAsmOp::create(
+              b, loc, raw.getType(), ValueRange{raw}, "", "=v,0",
+              /*has_side_effects=*/true, /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+              ArrayAttr())
+              .getResult(0);
     emitRound(toI32(b, loc, loop.getInductionVar()), anyPartial);
     return;
   }
+  tid = threadId(b, loc);
   for (int64_t round = 0; round < plan.rounds; ++round)
     emitRound(constI32(b, loc, round), (round + 1) * plan.lanes > plan.chunks);
 }

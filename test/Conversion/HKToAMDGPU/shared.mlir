@@ -36,7 +36,9 @@ hk.kernel @swizzled() waves(1) {
 
 // A group load: inside the view, 16-byte global loads and LDS stores;
 // at the edges, a loop (kept rolled) over the rounds whose chunks are
-// gathered from masked buffer loads and stored to LDS as 16 bytes.
+// gathered from masked buffer loads and stored to LDS as 16 bytes. The
+// loop reads the lane id through an opaque move, so that nothing of the
+// edge path is hoisted into registers held across the caller's loops.
 // CHECK: #loop_annotation = #llvm.loop_annotation<unroll = #loop_unroll>
 // CHECK-LABEL: llvm.func @group_load
 // CHECK: scf.if
@@ -44,6 +46,8 @@ hk.kernel @swizzled() waves(1) {
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64, noalias_scopes = [#alias_scope{{[0-9]*}}]} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK: } else {
 // CHECK: scf.for
+// CHECK-NEXT: %[[TID:.*]] = rocdl.workitem.id.x
+// CHECK-NEXT: llvm.inline_asm has_side_effects "", "=v,0" %[[TID]]
 // CHECK-COUNT-8: rocdl.raw.ptr.buffer.load %{{.*}} : bf16
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64, noalias_scopes = [#alias_scope{{[0-9]*}}]} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK: } {llvm.loop_annotation = #loop_annotation}
