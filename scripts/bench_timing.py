@@ -52,7 +52,9 @@ GEMMS = {
     "gfx950": [("gemm/gemm_pingpong_gfx950.mlir", "gemm_pingpong_k64", 8,
                 256, "bf16"),
                ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_interleave", 4,
-                128, "fp8")],
+                128, "fp8"),
+               ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_pingpong", 8,
+                256, "fp8")],
 }
 
 # (example, kernel, head dimension, waves, query rows per block, causal)
