@@ -106,7 +106,9 @@ llvm::Error KernargBuilder::addBytes(const void *data, size_t size,
                      "), got a " + llvm::Twine(size) + "-byte " + what);
   if (arg.offset + size > buffer.size())
     buffer.resize(arg.offset + size, 0);
-  std::memcpy(buffer.data() + arg.offset, data, size);
+  // A zero-byte argument (malformed metadata) may come without data.
+  if (size)
+    std::memcpy(buffer.data() + arg.offset, data, size);
   ++next;
   return llvm::Error::success();
 }
