@@ -28,11 +28,13 @@ FINDINGS=$FUZZ_BUILD_DIR/findings/$TARGET
 LOG=$FUZZ_BUILD_DIR/fuzz-$TARGET.log
 mkdir -p "$CORPUS" "$FINDINGS"
 export HK_FUZZ_HSACO=$PWD/$SEEDS/scale_add.hsaco
-# Findings abort (the fork mode's children report them and go on), the
-# symbolizer names source lines.
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allow_user_poisoning=0:allocator_may_return_null=1
-export UBSAN_OPTIONS=abort_on_error=1:print_stacktrace=1
-export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
+# Findings abort (the fork mode's children report them and go on). Reports
+# are not symbolized while fuzzing: a child symbolizing its report through
+# llvm-symbolizer has been seen to hang for good, stopping the whole run;
+# replaying a finding (the target with the file as its argument, as in
+# fuzz/README.md) names the source lines.
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allow_user_poisoning=0:allocator_may_return_null=1:symbolize=0
+export UBSAN_OPTIONS=abort_on_error=1:print_stacktrace=1:symbolize=0
 
 start=$(date +%s)
 # -fork=1: one child process fuzzes at a time and is restarted after a
