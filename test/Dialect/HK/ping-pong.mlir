@@ -200,3 +200,35 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     hk.return
   }
 }
+
+// -----
+
+// A loop that compares unsigned keeps its form: the second half's guard
+// would compare signed.
+// CHECK-LABEL: hk.kernel @unsigned_loop
+// CHECK: hk.barrier group 1
+// CHECK-NEXT: %{{.*}}:3 = scf.for unsigned
+// CHECK-NOT: scf.if
+// CHECK: hk.barrier group 0
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @unsigned_loop(%n: i32) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %N = arith.index_cast %n : i32 to index
+    %s0 = hk.alloc : !hk.st<64x32xbf16>
+    %s1 = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    %r:3 = scf.for unsigned %k = %c0 to %N step %c1 iter_args(%c = %zero, %cur = %s0, %next = %s1) -> (!hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.st<64x32xbf16>, !hk.st<64x32xbf16>) {
+      %a = hk.cluster memory {
+        %x = hk.load %cur[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+        hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      %d = hk.cluster compute {
+        %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+        hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      scf.yield %d, %next, %cur : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.st<64x32xbf16>, !hk.st<64x32xbf16>
+    }
+    hk.return
+  }
+}

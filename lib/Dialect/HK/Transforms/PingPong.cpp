@@ -132,6 +132,9 @@ SmallVector<unsigned> swappedBuffers(scf::ForOp loop) {
 /// so they stop being loop-carried: each half reads and fills fixed
 /// buffers.
 void unrollSwappedBuffers(scf::ForOp loop) {
+  // The second half's guard compares as a signed loop does.
+  if (loop.getUnsignedCmp())
+    return;
   SmallVector<unsigned> swapped = swappedBuffers(loop);
   if (swapped.empty())
     return;
