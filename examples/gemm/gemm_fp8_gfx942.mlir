@@ -88,7 +88,65 @@ module attributes {hk.target = #hk.target<"gfx942">} {
     hk.store %acc, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
     hk.return
   }
-}
+  // HipKittens' 8-wave ping-pong configuration in fp8: a 256x256 output
+  // tile per block, K stepping by 64 (16 KiB per operand tile, as the bf16
+  // kernel's 32, so that the double-buffered tiles fit gfx942's 64 KiB of
+  // LDS), eight waves in a 2x4 grid each owning a 128x64 accumulator. A wave's 128 rows of A are read and multiplied in two
+  // halves of 64, each with its own 64x64 accumulator, and each half reads
+  // B's fragments again, so that no fragment lives across a compute
+  // cluster: 64 VGPRs of fragments besides the 128 of the accumulators.
+  hk.kernel @gemm_abt_fp8_pingpong(%A: !hk.gl<?x?xf8E4M3FNUZ>, %B: !hk.gl<?x?xf8E4M3FNUZ>,
+                                   %C: !hk.gl<?x?xbf16>)
+      waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ckm1 = arith.constant 63 : index
+    %ck = arith.constant 64 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c4 : index
+    %wn = arith.remui %w, %c4 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xf8E4M3FNUZ>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+    // The wave's two 64-row halves of A, in 64-row tiles of the block's 256.
+    %h0 = arith.muli %wm, %c2 : index
+    %h1 = arith.addi %h0, %c1 : index
+
+    %sA = hk.alloc : !hk.st<256x64xf8E4M3FNUZ>
+    %sB = hk.alloc : !hk.st<256x64xf8E4M3FNUZ>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc:2 = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c0acc = %zero, %c1acc = %zero)
+        -> (!hk.rt<64x64xf32>, !hk.rt<64x64xf32>) {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xf8E4M3FNUZ>, !hk.st<256x64xf8E4M3FNUZ>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xf8E4M3FNUZ>, !hk.st<256x64xf8E4M3FNUZ>
+      hk.barrier
+      %b0 = hk.load %sB[%wn, %c0] : !hk.st<256x64xf8E4M3FNUZ> -> !hk.rt<64x64xf8E4M3FNUZ>
+      %a0 = hk.load %sA[%h0, %c0] : !hk.st<256x64xf8E4M3FNUZ> -> !hk.rt<64x64xf8E4M3FNUZ>
+      %d0 = hk.mma abt %a0, %b0, %c0acc
+          : !hk.rt<64x64xf8E4M3FNUZ>, !hk.rt<64x64xf8E4M3FNUZ>, !hk.rt<64x64xf32>
+      %b1 = hk.load %sB[%wn, %c0] : !hk.st<256x64xf8E4M3FNUZ> -> !hk.rt<64x64xf8E4M3FNUZ>
+      %a1 = hk.load %sA[%h1, %c0] : !hk.st<256x64xf8E4M3FNUZ> -> !hk.rt<64x64xf8E4M3FNUZ>
+      %d1 = hk.mma abt %a1, %b1, %c1acc
+          : !hk.rt<64x64xf8E4M3FNUZ>, !hk.rt<64x64xf8E4M3FNUZ>, !hk.rt<64x64xf32>
+      hk.barrier
+      scf.yield %d0, %d1 : !hk.rt<64x64xf32>, !hk.rt<64x64xf32>
+    }
+
+    // 64x64 output tiles: rows bm * 4 + wm * 2 + half, column bn * 4 + wn.
+    %tm0 = arith.muli %bm, %c4 : index
+    %tm = arith.addi %tm0, %h0 : index
+    %tm1 = arith.addi %tm0, %h1 : index
+    %tn0 = arith.muli %bn, %c4 : index
+    %tn = arith.addi %tn0, %wn : index
+    hk.store %acc#0, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
+    hk.store %acc#1, %C[%tm1, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
+    hk.return
+  }}
 
 // HK-RUN: gemm kernel=gemm_abt_fp8 form=abt block=128x128 chips=gfx942 shapes=128x128x256,100x200x130
 // HK-RUN: gemm kernel=gemm_abt_fp8_interleave form=abt block=128x128 chips=gfx942 shapes=128x128x256,100x200x130
+// HK-RUN: gemm kernel=gemm_abt_fp8_pingpong form=abt block=256x256 chips=gfx942 shapes=256x256x256,512x256x192,300x500x130
