@@ -69,6 +69,16 @@ def run(cmd, cpu_seconds, cwd=None):
 
 def reason_of(output):
     """A short, seed-independent reason from a tool's error output."""
+    if "PLEASE submit a bug report" in output:
+        # clang itself crashed (an LLVM bug, not a mismatch): say where.
+        signal = re.search(r"unable to execute command: ([A-Za-z ]+)", output)
+        stage = ("code generation"
+                 if re.search(r"^\d+\.\s+Code generation", output, re.M)
+                 else "the optimizer"
+                 if re.search(r"^\d+\.\s+Optimizer", output, re.M)
+                 else "the front end")
+        return "clang crashed (%s) in %s" % (
+            signal.group(1).strip() if signal else "fatal error", stage)
     lines = [line for line in output.splitlines() if "error" in line]
     text = lines[0] if lines else (output.strip().splitlines() or ["?"])[-1]
     m = re.search(r"instruction '([^']+)' is not implemented", text)
@@ -107,6 +117,7 @@ def device_result(args, clang, source, work, chip, level):
     start = time.monotonic()
     code, out = run([clang, "--target=amdgcn-amd-amdhsa", "-mcpu=" + chip,
                      "-nogpulib", "-ffreestanding", "-w", "-" + level,
+                     "-fno-crash-diagnostics",
                      "-I", RUNTIME, "-I", CSMITH_INCLUDE,
                      '-DCSMITH_PROGRAM="%s"' % source,
                      os.path.join(RUNTIME, "kernel.c"), "-o", hsaco],
@@ -236,7 +247,12 @@ def summarize(records, chips, levels, out):
                     continue
                 stages[entry["stage"]] += 1
                 if "reason" in entry:
-                    reasons[(entry["stage"], entry["reason"], key)] += 1
+                    reason = entry["reason"]
+                    # Logs from before crashes were named kept clang's
+                    # stack dump.
+                    if "Program arguments:" in reason:
+                        reason = "clang crashed"
+                    reasons[(entry["stage"], reason, key)] += 1
                 if entry["stage"] == "mismatched":
                     mismatches.append((r["seed"], key))
             ran = stages["matched"] + stages["mismatched"]
