@@ -12,6 +12,8 @@
 // tool's business, but its death by a signal (a crash, or a sanitizer's
 // abort) or a run longer than 20 s aborts this process, which makes the
 // input a finding. The child's output goes to a file that is printed then.
+// The child's coverage counters come back through shared memory, so that
+// libFuzzer sees what hk-emu's code did with the input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +25,14 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -53,7 +58,58 @@ static void restoreDefaultDeath() {
 #endif
 }
 
+// The 8-bit coverage counters of the instrumented code, as the compiler's
+// module constructor hands them to libFuzzer: the fuzz build links this
+// target with --wrap for that call (fuzz/CMakeLists.txt). The code is one
+// module, linked statically; in the replay build nothing is recorded.
+static uint8_t *counterStart, *counterEnd;
+#ifdef HK_FUZZ_SHARE_COVERAGE
+extern "C" void __real___sanitizer_cov_8bit_counters_init(uint8_t *start,
+                                                          uint8_t *stop);
+extern "C" void __wrap___sanitizer_cov_8bit_counters_init(uint8_t *start,
+                                                          uint8_t *stop) {
+  if (!counterStart) {
+    counterStart = start;
+    counterEnd = stop;
+  }
+  __real___sanitizer_cov_8bit_counters_init(start, stop);
+}
+#endif
+
 namespace {
+/// Carries a forked child's coverage counters back to this process: the
+/// child's own increments stay in its copy-on-write pages otherwise, and
+/// libFuzzer would see only this harness's code covered.
+class ChildCoverage {
+public:
+  ChildCoverage() {
+    counters = counterStart;
+    if (!counters || counterEnd <= counters)
+      return;
+    size = size_t(counterEnd - counters);
+    void *memory = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    shared = memory == MAP_FAILED ? nullptr : static_cast<uint8_t *>(memory);
+  }
+  /// In the child, as it ends: its counters (which began as a copy of
+  /// this process's) to the shared copy.
+  void save() const {
+    if (shared)
+      std::memcpy(shared, counters, size);
+  }
+  /// In this process, once the child has ended normally.
+  void merge() const {
+    if (!shared)
+      return;
+    for (size_t i = 0; i < size; ++i)
+      counters[i] = std::max(counters[i], shared[i]);
+  }
+
+private:
+  uint8_t *counters = nullptr, *shared = nullptr;
+  size_t size = 0;
+};
+
 /// Files the inputs use, in a directory of this process's own.
 struct Scratch {
   std::string dir, file, out, log;
@@ -85,6 +141,7 @@ static void writeFile(const std::string &path, llvm::StringRef bytes) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static Scratch scratch;
+  static ChildCoverage coverage;
   static const char *hsaco = std::getenv("HK_FUZZ_HSACO");
   if (!hsaco) {
     llvm::errs() << "hk-emu-args-fuzzer: set HK_FUZZ_HSACO to a code object\n";
@@ -131,17 +188,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // exit() counts as status 1: not a finding, whatever its status was.
     std::atexit([] {
       fflush(nullptr);
+      coverage.save();
       _exit(1);
     });
     alarm(20);
     int status = hkEmuMain(int(argv.size()) - 1, argv.data());
     fflush(nullptr);
+    coverage.save();
     _exit(status);
   }
   int status = 0;
   while (waitpid(child, &status, 0) < 0)
     if (errno != EINTR)
       return 0;
+  if (WIFEXITED(status))
+    coverage.merge();
   // hk-emu exits 0, 1 (an error) or 2 (sanitizer reports); anything else
   // is a death.
   bool died = WIFSIGNALED(status) || WEXITSTATUS(status) > 2;
