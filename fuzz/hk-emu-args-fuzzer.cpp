@@ -191,6 +191,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       coverage.save();
       _exit(1);
     });
+    // Mutated output paths are relative to the scratch directory, not to
+    // wherever the fuzzer was started.
+    if (chdir(scratch.dir.c_str()) != 0)
+      _exit(0);
     alarm(20);
     int status = hkEmuMain(int(argv.size()) - 1, argv.data());
     fflush(nullptr);
