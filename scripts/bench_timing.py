@@ -140,6 +140,15 @@ def row(kernel, shape, t, rate, unit, peak, markdown):
             f"{t['cpu_seconds']:>8.1f}")
 
 
+def attention_row(kernel, d, causal, heads, n, timing, flops, markdown):
+    """An attention kernel's row (forward or backward): its TFLOP/s and
+    percent of the bf16 peak."""
+    tflops = flops / timing["seconds"] / 1e12
+    shape = f"{heads.upper()} d{d} N={n}" + (" causal" if causal else "")
+    return row(kernel, shape, timing, tflops, "TFLOP/s",
+               100 * tflops / timing["peak_tflops"], markdown)
+
+
 def parse():
     p = argparse.ArgumentParser(
         description="Timing-model predictions of the example kernels "
@@ -226,12 +235,9 @@ def main():
                             t, flops = attention_case(
                                 runner, device, example, kernel, d, waves,
                                 rows, causal, heads, n)
-                            tflops = flops / t["seconds"] / 1e12
-                            shape = (f"{heads.upper()} d{d} N={n}" +
-                                     (" causal" if causal else ""))
-                            print(row(kernel, shape, t, tflops, "TFLOP/s",
-                                      100 * tflops / t["peak_tflops"],
-                                      args.markdown), flush=True)
+                            print(attention_row(kernel, d, causal, heads, n,
+                                                t, flops, args.markdown),
+                                  flush=True)
             if "backward" in args.families:
                 for example, kernel, d, causal in ATTENTION_BWD:
                     if not wanted(kernel):
@@ -241,12 +247,9 @@ def main():
                             t, flops = attention_bwd_case(
                                 runner, device, example, kernel, d, causal,
                                 heads, n)
-                            tflops = flops / t["seconds"] / 1e12
-                            shape = (f"{heads.upper()} d{d} N={n}" +
-                                     (" causal" if causal else ""))
-                            print(row(kernel, shape, t, tflops, "TFLOP/s",
-                                      100 * tflops / t["peak_tflops"],
-                                      args.markdown), flush=True)
+                            print(attention_row(kernel, d, causal, heads, n,
+                                                t, flops, args.markdown),
+                                  flush=True)
             if "memory" in args.families:
                 for example, kernel, make_args, shapes in \
                         memory_bound_table(tmp):
