@@ -1,8 +1,9 @@
 """Timing-model predictions of the example kernels at HipKittens' benchmark
 sizes, per device: predicted time, TFLOP/s (matrix kernels) or GB/s
 (memory-bound ones), percent of the device's peak for it (the dense peak of
-the kernel's MFMA, or HBM's peak bandwidth), the main loop's largest stall
-and the CPU seconds the prediction took. Prints a table; it is not a test.
+the kernel's MFMA at the peak clock, or HBM's peak bandwidth), the engine
+clock the model predicts for the launch's load, the main loop's largest
+stall and the CPU seconds the prediction took. Prints a table; it is not a test.
 Run by scripts/bench-timing.sh.
 
     scripts/bench-timing.sh [BUILD_DIR] [SIZE ...] [--devices=D,...]
@@ -132,11 +133,12 @@ def row(kernel, shape, t, rate, unit, peak, markdown):
     time_text = (f"{time * 1e3:.4g} ms" if time >= 1e-3
                  else f"{time * 1e6:.3g} us")
     stall = main_loop_stall(t)
+    clock = f"{t['clock_mhz']:.0f}"
     if markdown:
         return (f"| {t['device']} | {kernel} | {shape} | {time_text} | "
-                f"{rate:.1f} {unit} | {peak:.1f}% | {stall} |")
+                f"{rate:.1f} {unit} | {peak:.1f}% | {clock} | {stall} |")
     return (f"{kernel:<26} {shape:<24} {t['device']:<7} {time_text:>11} "
-            f"{rate:>9.1f} {unit:<7} {peak:>6.1f}%  {stall:<18} "
+            f"{rate:>9.1f} {unit:<7} {peak:>6.1f}% {clock:>6}  {stall:<18} "
             f"{t['cpu_seconds']:>8.1f}")
 
 
@@ -205,11 +207,11 @@ def main():
     wanted = lambda kernel: not args.only or kernel in args.only
     if args.markdown:
         print("| device | kernel | shape | predicted time | predicted rate "
-              "| % of peak | main loop's largest stall |")
-        print("|---|---|---|---|---|---|---|")
+              "| % of peak | clock MHz | main loop's largest stall |")
+        print("|---|---|---|---|---|---|---|---|")
     else:
         print(f"{'kernel':<26} {'shape':<24} {'device':<7} {'time':>11} "
-              f"{'rate':>17} {'% peak':>7}  {'main loop stall':<18} "
+              f"{'rate':>17} {'% peak':>7} {'MHz':>6}  {'main loop stall':<18} "
               f"{'CPU s':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         runner = Runner(args.build, tmp)

@@ -126,6 +126,7 @@ llvm::Expected<timing::Prediction> hk::emu::runTimedSample(
     shape.program.push_back(&in);
   timing::SampleRequest request;
   request.workgroups.assign(selected.begin(), selected.end());
+  request.clockMHz = options.timing->clockMHz;
   TimedCore core(L, kernel, options, outcome);
   auto prediction = timing::predict(device, shape, core, request);
   llvm::sort(outcome.ran);

@@ -42,6 +42,15 @@
 //  [STREAM]    Microsoft Azure ND MI300X v5 benchmark results (AI benchmarking
 //              guide, "HBM Bandwidth"): a STREAM copy reaches 4.11 TB/s of
 //              MI300X's 5.3 TB/s peak, 78%.
+//  [MAF]       AMD, "Measuring Max-Achievable FLOPs - Part 2", ROCm blog
+//              (2025), Table 1: hipBLASLt GEMMs (M=4096, N=4864 or 3648,
+//              K=32896) and the median engine clock during them, MI300X
+//              (750 W): f16 654 TFLOP/s at 1115 MHz, bf16 708 at 1207, fp8
+//              1273 at 1230; MI325X (1000 W): f16 794 at 1354, bf16 843 at
+//              1447, fp8 1519 at 1464. ("The power management system
+//              reduces the clock speed when running dense tensor-core
+//              logic".) The blog's footnote gives MI300X fp8 as 1223.6 at
+//              1273 MHz; the table's figures are the ones used here.
 //
 // Figures no public document gives (latencies, the L1 and scalar-cache
 // geometry, launch and barrier overheads) are marked "assumption" with the
@@ -129,6 +138,32 @@ static const MfmaTiming gfx950Mfma[] = {
     {"v_mfma_scale_f32_32x32x64_f8f6f4", 64},
 };
 
+// The clock through a dense GEMM, from one [MAF] measurement: the kind,
+// the median clock and TFLOP/s hipBLASLt reached, the data sheet's peak of
+// the kind and the peak clock it assumes.
+static DenseClock measured(llvm::StringRef kind, double mhz, double tflops,
+                           double peakTflops, double peakMhz) {
+  double fraction = mhz / peakMhz;
+  return {kind, fraction, tflops / (peakTflops * fraction)};
+}
+
+// [MAF], with the peaks of [MI300X-DS] and [MI325X-DS] (16-bit 1307.4,
+// fp8 2614.9 TFLOP/s at 2100 MHz).
+static const DenseClock mi300xClocks[] = {
+    measured("f16", 1115, 654, 1307.4, 2100),
+    measured("bf16", 1207, 708, 1307.4, 2100),
+    measured("fp8", 1230, 1273, 2614.9, 2100),
+};
+static const DenseClock mi325xClocks[] = {
+    measured("f16", 1354, 794, 1307.4, 2100),
+    measured("bf16", 1447, 843, 1307.4, 2100),
+    measured("fp8", 1464, 1519, 2614.9, 2100),
+};
+// MI350X and MI355X: assumption. AMD has published no clock under load
+// for CDNA4, so they take MI325X's fractions of the peak clock (the
+// highest-power CDNA3 part measured): bf16 GEMMs at 1516 and 1654 MHz.
+// The first figures to replace with a measurement.
+
 // clang-format off: one figure and its source per line.
 // The compute-unit figures CDNA3 and CDNA4 share.
 #define HK_CDNA_COMPUTE_UNIT                                                   \
@@ -183,6 +218,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmEfficiency=*/0.78, /* [STREAM] */
         /*hbmLatency=*/1000,    /* assumption: ~480 ns, twice the MALL */
         gfx942Mfma,
+        mi300xClocks,
     },
     {
         "MI325X",
@@ -200,6 +236,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmEfficiency=*/0.78, /* [STREAM], assumed to carry to HBM3E */
         /*hbmLatency=*/1000,
         gfx942Mfma,
+        mi325xClocks,
     },
     {
         "MI350X",
@@ -218,6 +255,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmEfficiency=*/0.78,
         /*hbmLatency=*/1000,
         gfx950Mfma,
+        mi325xClocks, /* assumption: see mi325xClocks */
     },
     {
         "MI355X",
@@ -235,6 +273,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmEfficiency=*/0.78,
         /*hbmLatency=*/1000,
         gfx950Mfma,
+        mi325xClocks, /* assumption: see mi325xClocks */
     },
 };
 
@@ -261,6 +300,21 @@ double DeviceModel::peakFlops(const MfmaInstr &instr, unsigned cbsz,
     return 0;
   double perSimdPerCycle = double(instr.flops()) / cycles;
   return perSimdPerCycle * chip().simdsPerCU * computeUnits() * clockHz();
+}
+
+double DeviceModel::sustainedClockMHz(llvm::StringRef kind,
+                                      double utilization) const {
+  // bf8 and the scaled fp6/fp4 forms share the 8-bit figure.
+  if (kind == "bf8" || kind == "fp6/fp4")
+    kind = "fp8";
+  const DenseClock *row = nullptr;
+  for (const DenseClock &c : denseClocks)
+    if (c.kind == kind || (!row && c.kind == "bf16"))
+      row = &c;
+  if (!row)
+    return clockMHz;
+  double load = std::clamp(utilization / row->pipeUtilization, 0.0, 1.0);
+  return clockMHz * (1 - load * (1 - row->clockFraction));
 }
 
 double DeviceModel::hbmBytesPerCyclePerXcd() const {

@@ -139,6 +139,12 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
             llvm::Twine(shape.sgprs) + " SGPRs and " +
             llvm::Twine(shape.ldsBytes) + " bytes of LDS does not fit on a " +
             device.name + " compute unit");
+  if (request.clockMHz > device.clockMHz)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "--clock=" + llvm::Twine(unsigned(request.clockMHz)) +
+            " MHz is above " + device.name + "'s peak engine clock of " +
+            llvm::Twine(device.clockMHz) + " MHz");
   LoopTable loops(shape.program);
   Prediction p;
   p.device = device.name.str();
@@ -250,16 +256,31 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
   p.peakGbps = device.hbmTBps * 1e3;
   p.l2HitRate = l2Reads ? double(l2Hits) / double(l2Reads) : 0;
   p.cycles = cycles;
-  p.seconds = double(cycles) / device.clockHz();
-  if (p.seconds > 0) {
-    p.tflops = p.flops / p.seconds / 1e12;
-    p.gbps = p.bytes / p.seconds / 1e9;
-  }
   if (last.mainMfma) {
     unsigned formats = last.mainMfmaFormats;
     p.peakTflops =
         device.peakFlops(*last.mainMfma, formats >> 8, formats & 0xff) / 1e12;
     p.peakKind = peakKindOf(*last.mainMfma, formats).str();
+  }
+  // The cycles are the device's; the clock they run at follows the load.
+  p.peakClockMHz = device.clockMHz;
+  double atPeakClock = double(cycles) / device.clockHz();
+  if (atPeakClock > 0 && p.peakTflops > 0)
+    p.matrixUtilization =
+        std::min(1.0, p.flops / atPeakClock / 1e12 / p.peakTflops);
+  if (request.clockMHz > 0) {
+    p.clockMHz = request.clockMHz;
+    p.clockBasis = "given";
+  } else {
+    p.clockMHz = device.sustainedClockMHz(p.peakKind, p.matrixUtilization);
+    p.clockBasis = p.matrixUtilization > 0
+                       ? "sustained under the matrix pipes' load"
+                       : "peak: the matrix pipes idle";
+  }
+  p.seconds = double(cycles) / (p.clockMHz * 1e6);
+  if (p.seconds > 0) {
+    p.tflops = p.flops / p.seconds / 1e12;
+    p.gbps = p.bytes / p.seconds / 1e9;
   }
   // Loops the sample never ran stay out of the report.
   llvm::erase_if(p.loops, [](const LoopBreakdown &l) { return !l.total(); });
@@ -309,6 +330,10 @@ llvm::json::Object Prediction::toJson() const {
       {"chip", chip},
       {"seconds", seconds},
       {"cycles", cycles},
+      {"clock_mhz", clockMHz},
+      {"peak_clock_mhz", peakClockMHz},
+      {"clock_basis", clockBasis},
+      {"matrix_utilization", matrixUtilization},
       {"flops", flops},
       {"bytes", bytes},
       {"tflops", tflops},
@@ -335,8 +360,14 @@ void Prediction::print(llvm::raw_ostream &os) const {
   os << "timing (predicted by the model, not measured) on " << device << " ("
      << chip;
   if (d)
-    os << ", " << d->computeUnits() << " CUs at " << d->clockMHz << " MHz";
+    os << ", " << d->computeUnits() << " CUs";
   os << "):\n";
+  os << "  clock " << llvm::format("%.0f", clockMHz) << " MHz of "
+     << llvm::format("%.0f", peakClockMHz) << " peak (" << clockBasis;
+  if (matrixUtilization > 0)
+    os << ", matrix pipes " << llvm::format("%.1f", 100 * matrixUtilization)
+       << "% busy";
+  os << ")\n";
   os << "  time " << llvm::format("%.4g", seconds * 1e3) << " ms (" << cycles
      << " cycles), " << llvm::format("%.1f", tflops) << " TFLOP/s";
   if (peakTflops > 0)

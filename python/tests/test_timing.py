@@ -21,6 +21,10 @@ def test_timing_predicts_on_the_default_and_a_named_device(example, device):
     # Four blocks of 128x128x128 MFMA work.
     assert t["flops"] == 2 * 256 * 256 * 128
     assert 0 < t["tflops"] < t["peak_tflops"]
+    # One small launch barely loads the matrix pipes: near the peak clock.
+    assert t["peak_clock_mhz"] == 2100
+    assert 2000 < t["clock_mhz"] <= 2100
+    assert t["seconds"] == pytest.approx(t["cycles"] / (t["clock_mhz"] * 1e6))
     assert t["sample"]["workgroups"] == 1  # XCD 0's share of four
     assert t["loops"] and "largest_stall" in t["loops"][0]
     # The launch computed what an untimed one computes.

@@ -113,6 +113,12 @@ static cl::opt<std::string>
                        "mi325x (gfx942), mi350x, mi355x (gfx950); default "
                        "mi300x or mi355x"),
               cl::cat(category));
+static cl::opt<unsigned>
+    clockOpt("clock",
+             cl::desc("Engine clock in MHz the timing model runs the device "
+                      "at, as under a frequency cap (default: the sustained "
+                      "clock it predicts for the launch's load)"),
+             cl::value_desc("MHz"), cl::cat(category));
 static cl::opt<unsigned> printCount("print",
                                     cl::desc("Output elements printed"),
                                     cl::init(8), cl::cat(category));
@@ -223,6 +229,10 @@ int main(int argc, char **argv) {
   }
   if (!deviceOpt.empty() && !timingOpt)
     fail("--device selects the timing model's device; it needs --timing");
+  if (clockOpt.getNumOccurrences() && !timingOpt)
+    fail("--clock sets the timing model's clock; it needs --timing");
+  if (clockOpt.getNumOccurrences() && clockOpt == 0)
+    fail("--clock: the clock must be a positive number of MHz");
   if (workgroups == "sample" && !timingOpt)
     fail("--workgroups=sample runs the timing model's sample; it needs "
          "--timing");
@@ -238,6 +248,7 @@ int main(int argc, char **argv) {
              " device; the code object is for " + chip.name);
     }
     request.sampleOnly = workgroups == "sample";
+    request.clockMHz = clockOpt;
     options.timing = request;
   }
   if (!workgroups.empty() && workgroups != "sample") {

@@ -94,6 +94,12 @@ static cl::opt<std::string>
                           "default mi300x or mi355x per chip; runs only "
                           "its chip"),
                  cl::cat(category));
+static cl::opt<unsigned>
+    clockOpt("clock",
+             cl::desc("Engine clock in MHz the timing model runs the device "
+                      "at, as under a frequency cap (default: the sustained "
+                      "clock it predicts for the launch's load)"),
+             cl::value_desc("MHz"), cl::cat(category));
 static cl::opt<bool>
     compileOnly("compile-only",
                 cl::desc("Only compile, printing the time from source to "
@@ -276,6 +282,10 @@ int main(int argc, char **argv) {
   if (!deviceOption.empty() && !timingFlag)
     return fail("--device selects the timing model's device; it needs "
                 "--timing");
+  if (clockOpt.getNumOccurrences() && !timingFlag)
+    return fail("--clock sets the timing model's clock; it needs --timing");
+  if (clockOpt.getNumOccurrences() && clockOpt == 0)
+    return fail("--clock: the clock must be a positive number of MHz");
   if (timingFlag) {
     emu::TimingRequest request;
     if (!deviceOption.empty()) {
@@ -289,6 +299,7 @@ int main(int argc, char **argv) {
                     request.device->chipName + " device, not " + chipName);
       chipName = request.device->chipName.str();
     }
+    request.clockMHz = clockOpt;
     options.timing = request;
   }
 

@@ -160,4 +160,26 @@ TEST(Occupancy, RegistersLdsAndWaves) {
   EXPECT_EQ(computeOccupancy(d, shape(4, 600, 32, 0)).workgroupsPerCu, 0u);
 }
 
+// The clock under load: the peak with idle matrix pipes, AMD's measured
+// median clock (ROCm blog, "Measuring Max-Achievable FLOPs - Part 2") once
+// the pipes are as busy as in its GEMM (708 of the 1307.4 * 1207 / 2100 =
+// 751.4 TFLOP/s the clock allows: 94.2%), linear between.
+TEST(DeviceModel, SustainedClockFollowsTheMatrixLoad) {
+  const DeviceModel &mi300x = device("mi300x");
+  EXPECT_DOUBLE_EQ(mi300x.sustainedClockMHz("bf16", 0), 2100);
+  EXPECT_NEAR(mi300x.sustainedClockMHz("bf16", 708 / 751.4), 1207, 0.5);
+  EXPECT_DOUBLE_EQ(mi300x.sustainedClockMHz("bf16", 1), 1207);
+  EXPECT_NEAR(mi300x.sustainedClockMHz("bf16", 0.5 * 708 / 751.4),
+              (2100 + 1207) / 2.0, 0.5);
+  // Each kind its own measurement; bf8 as fp8; unmeasured kinds as bf16.
+  EXPECT_DOUBLE_EQ(mi300x.sustainedClockMHz("f16", 1), 1115);
+  EXPECT_DOUBLE_EQ(mi300x.sustainedClockMHz("fp8", 1), 1230);
+  EXPECT_DOUBLE_EQ(mi300x.sustainedClockMHz("bf8", 1), 1230);
+  EXPECT_DOUBLE_EQ(mi300x.sustainedClockMHz("f64", 1), 1207);
+  EXPECT_DOUBLE_EQ(device("mi325x").sustainedClockMHz("bf16", 1), 1447);
+  // CDNA4 (assumed): MI325X's fraction of the peak clock.
+  EXPECT_NEAR(device("mi355x").sustainedClockMHz("bf16", 1),
+              2400 * 1447 / 2100.0, 1e-9);
+}
+
 } // namespace

@@ -158,6 +158,9 @@ struct TimingRequest {
   /// Run only the workgroups the model simulates, not the rest of the
   /// grid (for grids too large to emulate whole).
   bool sampleOnly = false;
+  /// The engine clock in MHz (as under a frequency cap); 0: the clock the
+  /// device model predicts for the launch's load.
+  double clockMHz = 0;
 };
 
 struct LaunchOptions {

@@ -32,6 +32,17 @@ struct CacheSpec {
   unsigned latency; ///< Cycles from request to data on a hit.
 };
 
+/// The engine clock a device holds through a dense GEMM of one element
+/// kind, from AMD's measurements: power management lowers the clock when
+/// the matrix pipes are busy, so a GEMM runs below the peak clock the data
+/// sheets' matrix peaks assume.
+struct DenseClock {
+  llvm::StringRef kind;   ///< "bf16", "f16", "fp8": the MFMA's A operand.
+  double clockFraction;   ///< The measured clock over the peak clock.
+  double pipeUtilization; ///< The GEMM's TFLOP/s over the peak at that
+                          ///< clock: how busy its matrix pipes were.
+};
+
 /// MFMA issue-to-result cycles of one chip, by mnemonic.
 struct MfmaTiming {
   llvm::StringRef mnemonic;
@@ -86,6 +97,7 @@ struct DeviceModel {
   unsigned hbmLatency;
 
   llvm::ArrayRef<MfmaTiming> mfmaTimings;
+  llvm::ArrayRef<DenseClock> denseClocks;
 
   /// Cycles one MFMA occupies its SIMD's matrix pipe, which is also when
   /// its result can be read. Scaled f8f6f4 MFMAs run at the rate of their
@@ -93,6 +105,14 @@ struct DeviceModel {
   /// 1 bf8, 2 fp6, 3 bf6, 4 fp4). 0 when the table has no figure.
   unsigned mfmaCycles(const MfmaInstr &instr, unsigned cbsz = 0,
                       unsigned blgp = 0) const;
+
+  /// The engine clock the model predicts for a launch whose matrix pipes
+  /// are busy `utilization` (0-1) of its time with MFMAs of element `kind`
+  /// (Prediction::peakKind): the peak clock when they idle, falling
+  /// linearly to the measured dense-GEMM clock of that kind when they are
+  /// as busy as in AMD's measurement, and no lower. Kinds AMD did not
+  /// measure take bf16's figure.
+  double sustainedClockMHz(llvm::StringRef kind, double utilization) const;
 
   unsigned computeUnits() const { return xcds * cusPerXcd; }
   double clockHz() const { return clockMHz * 1e6; }

@@ -130,10 +130,17 @@ struct LoopBreakdown {
 };
 
 struct Prediction {
-  std::string device;        ///< "MI355X"
-  std::string chip;          ///< "gfx950"
-  double seconds = 0;        ///< Predicted time of the whole launch.
-  uint64_t cycles = 0;       ///< The same in device clock cycles.
+  std::string device;      ///< "MI355X"
+  std::string chip;        ///< "gfx950"
+  double seconds = 0;      ///< Predicted time of the whole launch.
+  uint64_t cycles = 0;     ///< The same in device clock cycles.
+  double clockMHz = 0;     ///< The clock `seconds` assumes.
+  double peakClockMHz = 0; ///< The device's peak engine clock.
+  /// The matrix pipes' busy fraction of the launch (its MFMA work over
+  /// the peak rate of its main MFMA, at the peak clock): the load the
+  /// sustained clock follows.
+  double matrixUtilization = 0;
+  std::string clockBasis;    ///< Where clockMHz came from.
   double flops = 0;          ///< MFMA work of the whole launch.
   double bytes = 0;          ///< Global bytes read + written by the launch.
   double tflops = 0;         ///< flops / seconds / 1e12.
@@ -162,6 +169,9 @@ struct SampleRequest {
   /// Empty: XCD 0's first dispatch wave (plus its last partial one).
   /// Otherwise exactly these workgroups, all placed on one XCD.
   std::vector<uint64_t> workgroups;
+  /// The engine clock in MHz, as under a frequency cap; 0: the sustained
+  /// clock the device model predicts for the launch's load.
+  double clockMHz = 0;
 };
 
 /// The workgroups the default sample simulates for `shape` on `device`, in
