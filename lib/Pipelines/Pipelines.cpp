@@ -62,6 +62,11 @@ checkOptionWord(llvm::StringRef word,
   if (info->kind == "unsigned" && value.getAsInteger(10, number))
     return fail("compile option " + name +
                 " must be a non-negative integer, got '" + value + "'");
+  int signedNumber;
+  if (info->kind == "int" &&
+      (value.getAsInteger(10, signedNumber) || signedNumber < -1))
+    return fail("compile option " + name +
+                " must be an integer of at least -1, got '" + value + "'");
   if (info->kind == "bool" &&
       !llvm::is_contained({"true", "false", "1", "0"}, value))
     return fail("compile option " + name + " must be true or false, got '" +
@@ -90,6 +95,7 @@ hk::CompileOptions::parse(llvm::StringRef text) {
 /// How an option's value is written in --hk-pipeline's syntax.
 static std::string optionText(bool value) { return value ? "true" : "false"; }
 static std::string optionText(unsigned value) { return std::to_string(value); }
+static std::string optionText(int value) { return std::to_string(value); }
 static std::string optionText(hk::DirectMode value) {
   switch (value) {
   case hk::DirectMode::Auto:
@@ -104,6 +110,7 @@ static std::string optionText(hk::DirectMode value) {
 
 static std::string optionKind(bool) { return "bool"; }
 static std::string optionKind(unsigned) { return "unsigned"; }
+static std::string optionKind(int) { return "int"; }
 static std::string optionKind(hk::DirectMode) { return "enum"; }
 
 std::string hk::CompileOptions::str() const {

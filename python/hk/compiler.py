@@ -200,7 +200,8 @@ def compile_options():
     """The compile options ``hk.compile`` takes, those of ``hk-opt
     --hk-pipeline`` (one list in the C++ code serves both): a dict from the
     keyword name ("exact_waits") to a dict with the option's ``name``
-    ("exact-waits"), ``kind`` ("bool", "unsigned" or "enum"), ``default``,
+    ("exact-waits"), ``kind`` ("bool", "unsigned", "int" or "enum"),
+    ``default``,
     ``description`` and, for enums, ``values``."""
     return {o["name"].replace("-", "_"): o for o in _hk.compile_options()}
 
@@ -220,11 +221,12 @@ def _option_text(options):
                 raise TypeError(f"compile option {key} takes a bool, got "
                                 f"{type(value).__name__}")
             text = "true" if value else "false"
-        elif kind == "unsigned":
+        elif kind in ("unsigned", "int"):
             value = emulator._integer(f"compile option {key}", value)
-            if value < 0:
-                raise ValueError(f"compile option {key} must be at least 0, "
-                                 f"got {value}")
+            least = 0 if kind == "unsigned" else -1
+            if value < least:
+                raise ValueError(f"compile option {key} must be at least "
+                                 f"{least}, got {value}")
             text = str(value)
         else:
             if not isinstance(value, str):

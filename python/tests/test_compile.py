@@ -113,6 +113,10 @@ def test_bad_options():
         hk.compile("module {}", "gfx942", exact_waits="no")
     with pytest.raises(ValueError, match="grid_chunk must be at least 0"):
         hk.compile("module {}", "gfx942", grid_chunk=-1)
+    # -1 leaves an interleave group size to the cost function; less is an
+    # error.
+    with pytest.raises(ValueError, match="vmem_per_group must be at least -1"):
+        hk.compile("module {}", "gfx942", vmem_per_group=-2)
     with pytest.raises(TypeError):
         hk.compile(b"module {}", "gfx942")
 
@@ -179,10 +183,11 @@ def test_compile_options_are_the_pipelines():
         "direct", "exact_waits", "lds_swizzle", "grid_chunk", "grid_group",
         "setprio", "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
     assert options["direct"]["values"] == ["auto", "always", "never"]
-    assert options["mfma_per_group"]["default"] == "1"
+    assert options["mfma_per_group"]["default"] == "-1"
+    assert options["mfma_per_group"]["kind"] == "int"
     path = EXAMPLES / "gemm/gemm_fp8_gfx950.mlir"
     tuned = hk.compile_file(path, "gfx950", mfma_per_group=2,
-                            vmem_per_group=0)
+                            vmem_per_group=1)
     assert tuned.hsaco != hk.compile_file(path, "gfx950").hsaco
     hk_run = pathlib.Path(hk.__file__).resolve().parents[2] / "bin" / "hk-run"
     # A sanitizer build's test runner preloads the AddressSanitizer runtime
@@ -191,7 +196,7 @@ def test_compile_options_are_the_pipelines():
     with tempfile.TemporaryDirectory() as folder:
         subprocess.run([str(hk_run), str(path), "--chip=gfx950",
                         "--compile-only", f"--save-hsaco={folder}",
-                        "--mfma-per-group=2", "--vmem-per-group=0"],
+                        "--mfma-per-group=2", "--vmem-per-group=1"],
                        check=True, capture_output=True, env=env)
         saved = pathlib.Path(folder) / "gemm_fp8_gfx950.gfx950.hsaco"
         assert saved.read_bytes() == tuned.hsaco

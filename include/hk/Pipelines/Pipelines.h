@@ -33,18 +33,21 @@ struct SchedulePipelineOptions
       llvm::cl::desc("Ping-pong: run compute clusters at raised priority "
                      "with s_setprio"),
       llvm::cl::init(true)};
-  Option<unsigned> mfmaPerGroup{
+  Option<int> mfmaPerGroup{
       *this, "mfma-per-group",
-      llvm::cl::desc("Interleave: MFMAs per scheduling group"),
-      llvm::cl::init(1)};
-  Option<unsigned> dsReadsPerGroup{
+      llvm::cl::desc("Interleave: MFMAs per scheduling group (-1: the cost "
+                     "function's choice)"),
+      llvm::cl::init(-1)};
+  Option<int> dsReadsPerGroup{
       *this, "ds-reads-per-group",
-      llvm::cl::desc("Interleave: LDS reads after each MFMA group"),
-      llvm::cl::init(1)};
-  Option<unsigned> vmemPerGroup{
+      llvm::cl::desc("Interleave: LDS reads after each MFMA group (-1: the "
+                     "cost function's choice)"),
+      llvm::cl::init(-1)};
+  Option<int> vmemPerGroup{
       *this, "vmem-per-group",
-      llvm::cl::desc("Interleave: vector-memory reads after each MFMA group"),
-      llvm::cl::init(1)};
+      llvm::cl::desc("Interleave: vector-memory reads after each MFMA group "
+                     "(-1: the cost function's choice)"),
+      llvm::cl::init(-1)};
 };
 
 /// The schedule passes in order: hk-double-buffer, hk-ping-pong,

@@ -3,11 +3,11 @@
 // form one compute cluster ending in the instruction groups LLVM interleaves
 // (sched_group_barrier mask 0x8: MFMA, 0x100: LDS read, 0x20: vector-memory
 // read); the iteration ends by waiting for the prefetch and a barrier.
-// RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
+// RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=1 ds-reads-per-group=1 vmem-per-group=1" | FileCheck %s
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=PAIRS
 // The same group sizes from the kernel's schedule, which wins over the
 // pass options, and from hk-pipeline's options.
-// RUN: sed 's/#hk.interleave<waves = 4>/#hk.interleave<waves = 4, mfma = 2, vmem = 0>/' %s | hk-opt --hk-mfma-layout --hk-schedule="mfma-per-group=4" | FileCheck %s --check-prefix=PAIRS
+// RUN: sed 's/#hk.interleave<waves = 4>/#hk.interleave<waves = 4, mfma = 2, vmem = 0>/' %s | hk-opt --hk-mfma-layout --hk-schedule="mfma-per-group=4 ds-reads-per-group=1" | FileCheck %s --check-prefix=PAIRS
 // RUN: hk-opt %s --hk-pipeline="chip=gfx950 mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=LOWERED
 // LOWERED-COUNT-16: rocdl.sched.group.barrier 8, 2, 0
 // LOWERED-NOT: rocdl.sched.group.barrier 32,

@@ -6,14 +6,17 @@
 // compute cluster it adds sched_group_barriers that make LLVM interleave
 // the cluster's instructions in groups, each of `mfma` MFMAs followed by
 // `ds_reads` LDS reads and `vmem` vector-memory reads, as many groups as
-// the MFMAs fill.
+// the MFMAs fill. Sizes the kernel's #hk.interleave or the pass options
+// do not give are chosen by the cost function of ScheduleCost.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MainLoop.h"
+#include "ScheduleCost.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
+#include "hk/Timing/DeviceModel.h"
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -33,10 +36,82 @@ constexpr int32_t kMaskMfma = 0x008;
 constexpr int32_t kMaskVmemRead = 0x020;
 constexpr int32_t kMaskDsRead = 0x100;
 
-/// Instructions of each class per scheduling group.
-struct GroupSizes {
-  unsigned mfma, dsReads, vmem;
-};
+/// Bytes one lane moves with one LDS read into registers (ds_read_b128).
+constexpr int64_t kDsReadBytesPerLane = 16;
+
+/// What a wave's compute cluster issues, as the cost function counts it:
+/// its MFMAs, an LDS read per 16 bytes a lane loads from shared tiles, a
+/// vector-memory read per load of the chip's widest direct-to-LDS width
+/// (the prefetch of a group load, split over the block's waves).
+ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
+  ClusterWork work;
+  int64_t lanes = chip.waveSize;
+  llvm::DenseMap<Value, int64_t> readsOf;
+  cluster->walk([&](Operation *op) {
+    if (auto mma = dyn_cast<MmaOp>(op)) {
+      // The lowering issues the MFMAs row by row of output blocks, K
+      // innermost: MFMA (i, j, k) needs A's fragment (i, k) and B's (j, k).
+      MfmaShapeAttr shape = *mma.getInstr();
+      int64_t rows = mma.getM() / shape.getM(),
+              cols = mma.getN() / shape.getN(),
+              steps = mma.getK() / shape.getK();
+      int64_t a = readsOf.lookup(mma.getA()), b = readsOf.lookup(mma.getB());
+      int64_t others = work.dsReads - a - b;
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          for (int64_t k = 0; k < steps; ++k) {
+            int64_t aFragments = i * steps + (j == 0 ? k + 1 : steps);
+            int64_t bFragments = i == 0 ? j * steps + k + 1 : cols * steps;
+            work.readsNeeded.push_back(
+                others + llvm::divideCeil(a * aFragments, rows * steps) +
+                llvm::divideCeil(b * bFragments, cols * steps));
+          }
+      work.mfmas += countMfmas(mma);
+      if (!work.mfmaCycles) {
+        MfmaShapeAttr shape = *mma.getInstr();
+        auto a = cast<RegisterTileType>(mma.getA().getType());
+        std::optional<MfmaElement> element = getMfmaElement(a.getElementType());
+        const MfmaInstr *instr = element
+                                     ? chip.findMfma(*element, shape.getM(),
+                                                     shape.getN(), shape.getK())
+                                     : nullptr;
+        if (!instr && element && mfmaElementBits(*element) == 8)
+          instr = chip.findMfma(MfmaElement::F8F6F4, shape.getM(), shape.getN(),
+                                shape.getK());
+        if (instr)
+          work.mfmaCycles =
+              timing::DeviceModel::defaultFor(chip).mfmaCycles(*instr);
+      }
+    } else if (auto load = dyn_cast<LoadOp>(op)) {
+      auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
+      if (tile && isa<SharedTileType>(load.getSource().getType())) {
+        int64_t bytes = tile.getRows() * tile.getCols() *
+                        tile.getElementType().getIntOrFloatBitWidth() / 8;
+        int64_t reads = llvm::divideCeil(bytes, lanes * kDsReadBytesPerLane);
+        readsOf[load.getResult()] = reads;
+        work.dsReads += reads;
+      }
+    } else if (auto load = dyn_cast<GroupLoadOp>(op)) {
+      SharedTileType tile = load.getDest().getType();
+      int64_t bytes = tile.getRows() * tile.getCols() *
+                      tile.getElementType().getIntOrFloatBitWidth() / 8;
+      unsigned loaders = load.getWaves().value_or(waves);
+      work.vmemReads += llvm::divideCeil(
+          bytes, loaders * lanes * int64_t(chip.maxDirectToLdsBytes()));
+    }
+  });
+  return work;
+}
+
+/// The timing model's figures for the cost function: one wave per SIMD,
+/// `waves` per CU.
+InterleaveCosts costsFor(const ChipInfo &chip, unsigned waves) {
+  const timing::DeviceModel &device = timing::DeviceModel::defaultFor(chip);
+  unsigned lanesPerPhase = chip.lds.readLanesPerPhase(kDsReadBytesPerLane);
+  return {device.issueCadence, chip.waveSize / std::max(1u, lanesPerPhase),
+          device.ldsLatency,   device.vmemAddressCycles,
+          device.hbmLatency,   waves};
+}
 
 /// sched_group_barriers at the end of `cluster`: MFMAs in groups of
 /// `sizes.mfma`, each followed by a group of LDS reads and one of
@@ -67,9 +142,11 @@ public:
   using HKInterleaveBase::HKInterleaveBase;
 
   void runOnOperation() override {
-    if (mfmaPerGroup == 0) {
+    if (mfmaPerGroup == 0 || mfmaPerGroup < -1 || dsReadsPerGroup < -1 ||
+        vmemPerGroup < -1) {
       getOperation().emitError()
-          << "hk-interleave: mfma-per-group must be at least 1";
+          << "hk-interleave: mfma-per-group must be at least 1, and every "
+             "group size a count or -1 (chosen by the cost function)";
       return signalPassFailure();
     }
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
@@ -95,14 +172,54 @@ private:
              << "is the main loop of an interleave kernel but holds no "
                 "hk.cluster ops; run hk-double-buffer first, or write its "
                 "clusters";
-    // The kernel's schedule may override the pass options.
-    GroupSizes sizes{schedule.getMfma().value_or(mfmaPerGroup),
-                     schedule.getDsReads().value_or(dsReadsPerGroup),
-                     schedule.getVmem().value_or(vmemPerGroup)};
+    // The kernel's schedule overrides the pass options; what neither gives
+    // the cost function chooses, per compute cluster.
+    auto pin = [](std::optional<unsigned> attr,
+                  int option) -> std::optional<unsigned> {
+      if (attr)
+        return attr;
+      if (option >= 0)
+        return unsigned(option);
+      return std::nullopt;
+    };
+    std::array<std::optional<unsigned>, 3> pinned{
+        pin(schedule.getMfma(), mfmaPerGroup),
+        pin(schedule.getDsReads(), dsReadsPerGroup),
+        pin(schedule.getVmem(), vmemPerGroup)};
+    const ChipInfo *chip = lookupTargetChip(kernel);
+    bool choose = !pinned[0] || !pinned[1] || !pinned[2];
+    if ((choose || remarks) && !chip)
+      return kernel.emitOpError()
+             << "needs a target chip for hk-interleave's cost function "
+                "(run hk-target first), or every group size given";
+    unsigned waves = kernel.getWaves();
     loop->walk([&](ClusterOp cluster) {
-      if (cluster.getKind() == ClusterKind::Compute &&
-          !cluster->getParentOfType<ClusterOp>())
-        addInstructionGroups(cluster, sizes);
+      if (cluster.getKind() != ClusterKind::Compute ||
+          cluster->getParentOfType<ClusterOp>())
+        return;
+      if (!choose && !remarks) {
+        addInstructionGroups(cluster, {*pinned[0], *pinned[1], *pinned[2]});
+        return;
+      }
+      ClusterWork work = countWork(cluster, *chip, waves);
+      InterleaveCosts costs = costsFor(*chip, waves);
+      InterleaveChoice best = chooseInterleave(work, costs, pinned);
+      if (remarks) {
+        GroupSizes plain{1, 1, 1};
+        cluster.emitRemark()
+            << "hk-interleave: groups of " << best.sizes.mfma << " MFMA / "
+            << best.sizes.dsReads << " LDS read / " << best.sizes.vmem
+            << " vector-memory read, " << int64_t(best.cycles)
+            << " cycles per wave ("
+            << (choose ? "the cost function's best of " +
+                             std::to_string(best.candidates)
+                       : std::string("given"))
+            << "; 1/1/1: " << int64_t(interleaveCycles(work, plain, costs))
+            << "); the cluster issues " << work.mfmas << " MFMAs of "
+            << work.mfmaCycles << " cycles, " << work.dsReads
+            << " LDS reads and " << work.vmemReads << " vector-memory reads";
+      }
+      addInstructionGroups(cluster, best.sizes);
     });
     return success();
   }

@@ -152,15 +152,27 @@ def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
     `ds-reads-per-group` LDS reads and `vmem-per-group` vector-memory reads
     (0 leaves a class out), as many groups as the cluster's MFMAs fill. The
     kernel's `#hk.interleave<waves = 4, mfma = 2, ds_reads = 1, vmem = 0>`
-    overrides the options. Run after `hk-mfma-layout`.
+    overrides the options. A size neither gives (-1, the default) is chosen
+    per compute cluster by a cost function: a small in-order issue model of
+    the cluster's MFMAs, LDS reads and prefetch reads on one wave, with the
+    timing model's figures for the chip (MFMA cycles, issue cadence, LDS
+    cycles and latency, L2 latency); it needs the target chip (`hk-target`).
+    `remarks=true` reports each choice, its cost and that of 1/1/1. Run
+    after `hk-mfma-layout`.
   }];
   let options = [
-    Option<"mfmaPerGroup", "mfma-per-group", "unsigned", /*default=*/"1",
-           "MFMAs per scheduling group">,
-    Option<"dsReadsPerGroup", "ds-reads-per-group", "unsigned",
-           /*default=*/"1", "LDS reads after each MFMA group">,
-    Option<"vmemPerGroup", "vmem-per-group", "unsigned", /*default=*/"1",
-           "Vector-memory reads after each MFMA group">,
+    Option<"mfmaPerGroup", "mfma-per-group", "int", /*default=*/"-1",
+           "MFMAs per scheduling group (-1: the cost function's choice)">,
+    Option<"dsReadsPerGroup", "ds-reads-per-group", "int",
+           /*default=*/"-1",
+           "LDS reads after each MFMA group (-1: the cost function's "
+           "choice)">,
+    Option<"vmemPerGroup", "vmem-per-group", "int", /*default=*/"-1",
+           "Vector-memory reads after each MFMA group (-1: the cost "
+           "function's choice)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each compute cluster's group sizes and their cost as a "
+           "remark">,
   ];
   let dependentDialects = ["::hk::HKDialect", "mlir::ROCDL::ROCDLDialect"];
 }

@@ -1,0 +1,122 @@
+//===- ScheduleCost.cpp - What an interleave of a compute cluster costs ---===//
+
+#include "ScheduleCost.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace hk;
+
+namespace {
+
+enum class Kind : uint8_t { Mfma, DsRead, Vmem };
+
+/// LDS reads MFMA `index` (0-based) waits for.
+int64_t readsNeeded(const ClusterWork &work, int64_t index) {
+  if (size_t(index) < work.readsNeeded.size())
+    return std::min(work.dsReads, work.readsNeeded[size_t(index)]);
+  if (work.dsReads == 0 || work.mfmas == 0)
+    return 0;
+  return ((index + 1) * work.dsReads + work.mfmas - 1) / work.mfmas;
+}
+
+/// The issue order the groups give. A read an MFMA needs is hoisted in
+/// front of it when the groups would place it later (the dependence wins
+/// over the groups).
+llvm::SmallVector<Kind> issueOrder(const ClusterWork &work, GroupSizes sizes) {
+  llvm::SmallVector<Kind> order;
+  int64_t ds = work.dsReads, vmem = work.vmemReads, issuedDs = 0;
+  auto take = [&](Kind kind, int64_t &left, int64_t count) {
+    count = std::max<int64_t>(0, std::min(left, count));
+    order.append(size_t(count), kind);
+    left -= count;
+    if (kind == Kind::DsRead)
+      issuedDs += count;
+  };
+  // Unclaimed loads first, the longest latency first.
+  if (sizes.vmem == 0)
+    take(Kind::Vmem, vmem, vmem);
+  if (sizes.dsReads == 0)
+    take(Kind::DsRead, ds, ds);
+  for (int64_t mfma = 0; mfma < work.mfmas;) {
+    for (unsigned i = 0; i < sizes.mfma && mfma < work.mfmas; ++i, ++mfma) {
+      take(Kind::DsRead, ds, readsNeeded(work, mfma) - issuedDs);
+      order.push_back(Kind::Mfma);
+    }
+    take(Kind::DsRead, ds, sizes.dsReads);
+    take(Kind::Vmem, vmem, sizes.vmem);
+  }
+  take(Kind::DsRead, ds, ds);
+  take(Kind::Vmem, vmem, vmem);
+  return order;
+}
+
+} // namespace
+
+double hk::interleaveCycles(const ClusterWork &work, GroupSizes sizes,
+                            const InterleaveCosts &costs) {
+  double issue = 0;    // the wave's next issue slot
+  double pipeFree = 0; // the matrix pipe
+  double ldsFree = 0, vmemFree = 0;
+  double end = 0; // the last result the iteration waits for
+  llvm::SmallVector<double> readDone;
+  int64_t mfma = 0;
+  for (Kind kind : issueOrder(work, sizes)) {
+    switch (kind) {
+    case Kind::DsRead:
+      // The CU's LDS serves the reads of its waves in turn.
+      ldsFree = std::max(ldsFree, issue) +
+                double(costs.dsReadCycles) * costs.wavesPerCu;
+      readDone.push_back(ldsFree + costs.ldsLatency);
+      issue += costs.issueCadence;
+      break;
+    case Kind::Vmem:
+      vmemFree = std::max(vmemFree, issue) +
+                 double(costs.vmemIssueCycles) * costs.wavesPerCu;
+      end = std::max(end, vmemFree + costs.vmemLatency);
+      issue += costs.issueCadence;
+      break;
+    case Kind::Mfma: {
+      int64_t needed = readsNeeded(work, mfma++);
+      double ready = needed ? readDone[size_t(needed - 1)] : 0;
+      double start = std::max({issue, pipeFree, ready});
+      pipeFree = start + work.mfmaCycles;
+      issue = start + costs.issueCadence;
+      break;
+    }
+    }
+  }
+  return std::max({end, pipeFree, issue});
+}
+
+InterleaveChoice
+hk::chooseInterleave(const ClusterWork &work, const InterleaveCosts &costs,
+                     std::array<std::optional<unsigned>, 3> pinned) {
+  auto options = [&](unsigned which, std::initializer_list<unsigned> all) {
+    llvm::SmallVector<unsigned, 4> list;
+    if (pinned[which])
+      list.push_back(*pinned[which]);
+    else
+      list.assign(all.begin(), all.end());
+    return list;
+  };
+  InterleaveChoice best{{1, 1, 1}, std::numeric_limits<double>::infinity(), 0};
+  for (unsigned mfma : options(0, {1, 2, 4, 8})) {
+    if (!pinned[0] && mfma > 1 && mfma > work.mfmas)
+      continue;
+    for (unsigned ds : options(1, {0, 1, 2, 4}))
+      for (unsigned vmem : options(2, {0, 1, 2, 4})) {
+        GroupSizes sizes{mfma, ds, vmem};
+        double cycles = interleaveCycles(work, sizes, costs);
+        ++best.candidates;
+        // Candidates come in the tie-break order: keep the first best.
+        if (cycles < best.cycles) {
+          best.sizes = sizes;
+          best.cycles = cycles;
+        }
+      }
+  }
+  return best;
+}

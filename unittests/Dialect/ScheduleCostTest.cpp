@@ -1,0 +1,92 @@
+//===- ScheduleCostTest.cpp - hk-interleave's cost function ---------------===//
+//
+// Timelines small enough to work out by hand: one wave, issue every 4
+// cycles, and the cheapest group sizes for clusters whose best order is
+// known without the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../../lib/Dialect/HK/Transforms/ScheduleCost.h"
+
+#include "gtest/gtest.h"
+
+using namespace hk;
+
+namespace {
+
+// One wave on the CU; an LDS read holds the LDS 8 cycles and returns 64
+// later; a prefetch holds the address unit 4 cycles and returns 1000
+// later.
+const InterleaveCosts kCosts{
+    /*issueCadence=*/4,   /*dsReadCycles=*/8,
+    /*ldsLatency=*/64,    /*vmemIssueCycles=*/4,
+    /*vmemLatency=*/1000, /*wavesPerCu=*/1};
+
+TEST(ScheduleCost, MfmasBackToBack) {
+  ClusterWork work;
+  work.mfmas = 4;
+  work.mfmaCycles = 32;
+  // Issued at 0, 32, 64, 96: the pipe is free at 128.
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 0, 0}, kCosts), 128);
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {4, 0, 0}, kCosts), 128);
+}
+
+TEST(ScheduleCost, MfmaWaitsForItsRead) {
+  ClusterWork work;
+  work.mfmas = 1;
+  work.mfmaCycles = 32;
+  work.dsReads = 1;
+  // The read issues at 0, the LDS serves it until 8, data at 72; the MFMA
+  // starts at 72 and ends at 104, whatever the groups say.
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 0, 0}, kCosts), 104);
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 1, 0}, kCosts), 104);
+}
+
+TEST(ScheduleCost, PrefetchLatencyCountsUntilTheWait) {
+  ClusterWork work;
+  work.mfmas = 2;
+  work.mfmaCycles = 32;
+  work.vmemReads = 1;
+  // Unclaimed, the prefetch issues first: address unit until 4, data at
+  // 1004. In a group after the first MFMA (issued at 0) it issues at 4:
+  // data at 1008.
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 0, 0}, kCosts), 1004);
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 0, 1}, kCosts), 1008);
+  InterleaveChoice best = chooseInterleave(work, kCosts, {});
+  EXPECT_EQ(best.sizes.mfma, 1u);
+  EXPECT_EQ(best.sizes.vmem, 0u);
+  EXPECT_DOUBLE_EQ(best.cycles, 1004);
+  // 1, 2 MFMAs per group (4 and 8 exceed the cluster's two), 4 read and 4
+  // prefetch sizes each.
+  EXPECT_EQ(best.candidates, 2u * 4u * 4u);
+}
+
+TEST(ScheduleCost, ReadsSpreadBehindLongMfmas) {
+  // Eight MFMAs of 64 cycles, each needing one more read. All reads first
+  // delay nothing the MFMAs need (the LDS serves one every 8 cycles, far
+  // ahead of the 64-cycle MFMAs): 8 reads issued at 0..28, the first done
+  // at 72; MFMAs at 72, 136, ..., 520: end 584.
+  ClusterWork work;
+  work.mfmas = 8;
+  work.mfmaCycles = 64;
+  work.dsReads = 8;
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 0, 0}, kCosts), 584);
+  // Pinned sizes are kept: the search covers the others only.
+  InterleaveChoice pinned = chooseInterleave(work, kCosts, {2u, 1u, 0u});
+  EXPECT_EQ(pinned.sizes.mfma, 2u);
+  EXPECT_EQ(pinned.sizes.dsReads, 1u);
+  EXPECT_EQ(pinned.candidates, 1u);
+}
+
+TEST(ScheduleCost, FrontLoadedNeeds) {
+  // Two MFMAs that need both reads before the first: the second read waits
+  // for the first in the LDS (8 cycles), data at 16 + 64 = 80.
+  ClusterWork work;
+  work.mfmas = 2;
+  work.mfmaCycles = 16;
+  work.dsReads = 2;
+  work.readsNeeded = {2, 2};
+  EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 1, 0}, kCosts), 80 + 32);
+}
+
+} // namespace
