@@ -16,7 +16,8 @@ Run by scripts/bench-timing.sh.
   device's chip and the fp8 interleave kernel. FLOPs 2 M N K.
 - Attention forward (--attn: sequence lengths N = Nq = Nk, default 1024,
   HipKittens benchmarks 1024 to 16384): every kernel of attention.mlir (d
-  64; attention_causal is the causal one) and attention_d128.mlir (d 128),
+  64; attention_causal is the causal one), attention_d128.mlir (d 128) and,
+  on gfx950, attention_d128_gfx950.mlir (d 128, interleave schedule),
   with HipKittens' heads (its analysis/attn/fwd/plot.py; --heads, default
   gqa): GQA batch 16, 64 query heads over 8 KV heads; MHA batch 16, 16
   heads. The batch is folded
@@ -68,7 +69,11 @@ ATTENTION = [
     ("attention/attention.mlir", "attention_causal", 64, 4, 64, True),
     ("attention/attention_d128.mlir", "attention_fwd_d128", 128, 4, 64,
      False),
+    ("attention/attention_d128_gfx950.mlir", "attention_fwd_d128_interleave",
+     128, 4, 64, False),
 ]
+# Attention kernels that run on one chip only.
+ATTENTION_CHIPS = {"attention_fwd_d128_interleave": "gfx950"}
 # (example, kernel, head dimension, causal) of the fused backward.
 ATTENTION_BWD = [
     ("attention/attention_bwd.mlir", "attention_bwd", 64, False),
@@ -230,7 +235,8 @@ def main():
                               flush=True)
             if "attention" in args.families:
                 for example, kernel, d, waves, rows, causal in ATTENTION:
-                    if not wanted(kernel):
+                    if not wanted(kernel) or ATTENTION_CHIPS.get(
+                            kernel, CHIP[device]) != CHIP[device]:
                         continue
                     for heads in args.heads:
                         for n in args.attn:
