@@ -225,6 +225,20 @@ def rerun(args, records):
         return list(pool.map(one, records))
 
 
+# Mismatches traced to clang-22 miscompiling the kernel, not to hk-emu: the
+# pass found with -mllvm -opt-bisect-limit on the device compile, and the
+# instructions it emits that hk-emu then executes as the ISA says (both
+# chips give the same wrong checksum). docs/emulator.md, "Validation".
+KNOWN_MISCOMPILES = {
+    (872, "O1"): "clang-22 si-shrink-instructions drops an "
+                 "'s_and_b64 vcc, exec, vcc' whose SCC the next "
+                 "s_cselect_b32 reads",
+    (884, "O1"): "clang-22 folds a frame index into s_cselect_b32 "
+                 "(si-fold-operands) and materialises it with an s_add_i32, "
+                 "which overwrites SCC, between the s_cmp and the select",
+}
+
+
 def summarize(records, chips, levels, out):
     hosts = collections.Counter(r["host"] for r in records)
     generated = hosts["ok"]
@@ -265,9 +279,16 @@ def summarize(records, chips, levels, out):
         for (stage, reason, key), count in sorted(
                 reasons.items(), key=lambda kv: (kv[0][0], -kv[1], kv[0])):
             out.write("  %5d  %-12s %-13s %s\n" % (count, key, stage, reason))
+    unexplained = []
     for seed, key in mismatches:
-        out.write("MISMATCH: seed %d on %s\n" % (seed, key))
-    return not mismatches
+        known = KNOWN_MISCOMPILES.get((seed, key.split()[1]))
+        if known:
+            out.write("explained mismatch: seed %d on %s: %s\n" %
+                      (seed, key, known))
+        else:
+            out.write("MISMATCH: seed %d on %s\n" % (seed, key))
+            unexplained.append((seed, key))
+    return not unexplained
 
 
 def main():
