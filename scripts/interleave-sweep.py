@@ -60,8 +60,13 @@ def main():
     p.add_argument("--build", default="build")
     p.add_argument("--settings", default=DEFAULT_SETTINGS)
     args = p.parse_args()
+    settings = args.settings.split(",")
+    for sizes in settings:
+        parts = sizes.split("/")
+        if len(parts) != 3 or not all(p.lstrip("-").isdigit() for p in parts):
+            p.error("--settings: '%s' is not M/D/V (three counts)" % sizes)
     rows = [("auto", predict(args, None))]
-    for sizes in args.settings.split(","):
+    for sizes in settings:
         rows.append((sizes, predict(args, sizes)))
     best = min(t["cycles"] for _, t in rows)
     print("%s %s %s on %s (predicted by the timing model)" %
