@@ -142,7 +142,7 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
   if (request.clockMHz > device.clockMHz)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "--clock=" + llvm::Twine(unsigned(request.clockMHz)) +
+        "a clock of " + llvm::Twine(unsigned(request.clockMHz)) +
             " MHz is above " + device.name + "'s peak engine clock of " +
             llvm::Twine(device.clockMHz) + " MHz");
   LoopTable loops(shape.program);

@@ -128,7 +128,7 @@ class Module:
 
     def launch(self, device, kernel, grid=None, args=None, *,
                sanitizers=True, check=True, threads=0, max_reports=64,
-               watchdog=None, timing=False):
+               watchdog=None, timing=False, clock=None):
         """Runs ``kernel`` over ``grid`` blocks on ``device``.
 
         ``args`` has one entry per kernel parameter, in order: an array for
@@ -155,7 +155,10 @@ class Module:
         ``"mi300x"``, ``"mi325x"``, ``"mi350x"``, ``"mi355x"``, of the
         module's chip) adds the timing model's prediction of the launch's
         time on that device (default MI300X for gfx942, MI355X for gfx950)
-        as ``LaunchResult.timing``: a prediction, not a measurement.
+        as ``LaunchResult.timing``: a prediction, not a measurement. The
+        model runs the device at the clock the launch's matrix load
+        sustains; ``clock`` (MHz, with ``timing``) fixes it instead, as a
+        frequency cap would.
 
         Returns a :class:`hk.LaunchResult`. Raises TypeError or ValueError
         for arguments that do not fit the signature (count, dtype, rank,
@@ -165,7 +168,8 @@ class Module:
         return emulator.launch(self, device, kernel, grid, args,
                                sanitizers=sanitizers, check=check,
                                threads=threads, max_reports=max_reports,
-                               watchdog=watchdog, timing=timing)
+                               watchdog=watchdog, timing=timing,
+                               clock=clock)
 
     def __repr__(self):
         return (f"<hk.Module for {self.chip}: "

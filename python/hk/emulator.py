@@ -225,7 +225,8 @@ def _stage_args(kernel, args):
 
 
 def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
-           threads=0, max_reports=64, watchdog=None, timing=False):
+           threads=0, max_reports=64, watchdog=None, timing=False,
+           clock=None):
     """Runs ``kernel`` of ``module`` on ``device``; see hk.Module.launch."""
     if not isinstance(device, Device):
         raise TypeError(f"expected an hk.Device, got {type(device).__name__}")
@@ -251,6 +252,14 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
     elif not isinstance(timing, str):
         raise TypeError(f"timing must be a bool or a device name, got "
                         f"{type(timing).__name__}")
+    if clock is not None:
+        if timing is None:
+            raise ValueError("clock= sets the timing model's clock; it needs "
+                             "timing=")
+        if isinstance(clock, bool) or not isinstance(clock, (int, float)) \
+                or not clock > 0:
+            raise ValueError(f"clock must be a positive number of MHz, got "
+                             f"{clock!r}")
     if timing is not None and device.kind == "hip":
         raise ValueError("timing= predicts with the emulator's timing model; "
                          "a HIP device runs the kernel itself")
@@ -270,7 +279,8 @@ def launch(module, device, kernel, grid, args, *, sanitizers=True, check=True,
                              staged, bool(sanitizers),
                              _integer("threads", threads),
                              _integer("max_reports", max_reports), watchdog,
-                             shared, timing)
+                             shared, timing,
+                             0.0 if clock is None else float(clock))
     except _hk.LaunchError as error:
         raise LaunchError(f"{kernel}: {error}") from None
     # Arrays that had to be made contiguous go back where they came from.

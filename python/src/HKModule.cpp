@@ -311,7 +311,7 @@ py::dict launch(PyModule &module, emu::Device &device,
                 const py::list &args, bool sanitizers, unsigned threads,
                 unsigned maxReports, std::optional<uint64_t> watchdog,
                 const std::vector<size_t> &shared,
-                std::optional<std::string> timingDevice) {
+                std::optional<std::string> timingDevice, double clockMHz) {
   const KernelSignature &signature = findSignature(module, kernelName);
   checkChip(module, device.getChip());
   HostArgs host = toHostArgs(signature, args, shared);
@@ -343,6 +343,7 @@ py::dict launch(PyModule &module, emu::Device &device,
                               " device; the module is for " +
                               device.getChip().name.str());
     }
+    request.clockMHz = clockMHz;
     options.timing = request;
   }
   llvm::Expected<LaunchOutcome> outcome = [&] {
@@ -581,7 +582,8 @@ PYBIND11_MODULE(_hk, m) {
   m.def("launch", &launch, py::arg("module"), py::arg("device"),
         py::arg("kernel"), py::arg("grid"), py::arg("args"),
         py::arg("sanitizers"), py::arg("threads"), py::arg("max_reports"),
-        py::arg("watchdog"), py::arg("shared"), py::arg("timing") = py::none());
+        py::arg("watchdog"), py::arg("shared"), py::arg("timing") = py::none(),
+        py::arg("clock") = 0.0);
 
   py::class_<HipDevice>(m, "HipDevice")
       .def(py::init([](const std::string &library) {

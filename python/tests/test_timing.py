@@ -32,6 +32,13 @@ def test_timing_predicts_on_the_default_and_a_named_device(example, device):
     res = mod.launch(device("gfx942"), "gemm_abt_bf16", args=[a, a, c],
                      timing="mi325x")
     assert res.timing["device"] == "MI325X"
+    # A given clock: the same cycles, the time they take at 1050 MHz.
+    fixed = mod.launch(device("gfx942"), "gemm_abt_bf16", args=[a, a, c],
+                       timing="mi325x", clock=1050)
+    t = fixed.timing
+    assert t["clock_mhz"] == 1050 and t["clock_basis"] == "given"
+    assert t["cycles"] == res.timing["cycles"]
+    assert t["seconds"] == pytest.approx(t["cycles"] / 1050e6)
 
 
 def test_timing_errors(example, device):
@@ -50,3 +57,13 @@ def test_timing_errors(example, device):
     with pytest.raises(TypeError, match="timing must be a bool or a device "
                                         "name, got int"):
         mod.launch(device("gfx942"), "gemm_abt_bf16", args=args, timing=3)
+    with pytest.raises(ValueError, match="clock= sets the timing model's "
+                                         "clock; it needs timing="):
+        mod.launch(device("gfx942"), "gemm_abt_bf16", args=args, clock=1000)
+    with pytest.raises(ValueError, match="clock must be a positive number"):
+        mod.launch(device("gfx942"), "gemm_abt_bf16", args=args, timing=True,
+                   clock=0)
+    with pytest.raises(hk.LaunchError, match="a clock of 2500 MHz is above "
+                                             "MI300X's peak engine clock"):
+        mod.launch(device("gfx942"), "gemm_abt_bf16", args=args, timing=True,
+                   clock=2500)
