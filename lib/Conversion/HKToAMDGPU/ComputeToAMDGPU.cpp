@@ -225,13 +225,7 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
     int64_t kBlocks = op.getK() / shape.getK();
 
     const ChipInfo *chip = lookupTargetChip(op);
-    const MfmaInstr *instr = nullptr;
-    if (chip)
-      for (const MfmaInstr *candidate : getMfmaCandidates(
-               *chip, aType.getElementType(), bType.getElementType()))
-        if (candidate->m == shape.getM() && candidate->n == shape.getN() &&
-            candidate->k == shape.getK())
-          instr = candidate;
+    const MfmaInstr *instr = chip ? getMfmaInstr(*chip, op) : nullptr;
     if (!instr)
       return rewriter.notifyMatchFailure(op, "MFMA not on the target chip");
     OperandBlocks a = operandBlocks(aType, *instr, aTransposed, false);

@@ -58,11 +58,7 @@ static LogicalResult checkMma(MmaOp mma, const ChipInfo &chip) {
     return failure();
   SmallVector<const MfmaInstr *> candidates = getMfmaCandidates(chip, ea, eb);
   if (MfmaShapeAttr shape = mma.getInstrAttr()) {
-    bool available = llvm::any_of(candidates, [&](const MfmaInstr *instr) {
-      return instr->m == shape.getM() && instr->n == shape.getN() &&
-             instr->k == shape.getK();
-    });
-    if (!available)
+    if (!getMfmaInstr(chip, mma))
       return mma.emitOpError()
              << "MFMA " << shape << " for " << ea
              << " operands is not available on " << chip.name

@@ -60,6 +60,20 @@ std::optional<MfmaElement> hk::getMfmaElement(Type type) {
   return std::nullopt;
 }
 
+const MfmaInstr *hk::getMfmaInstr(const ChipInfo &chip, MmaOp mma) {
+  MfmaShapeAttr shape = mma.getInstrAttr();
+  if (!shape)
+    return nullptr;
+  const MfmaInstr *found = nullptr;
+  for (const MfmaInstr *candidate :
+       getMfmaCandidates(chip, mma.getA().getType().getElementType(),
+                         mma.getB().getType().getElementType()))
+    if (candidate->m == shape.getM() && candidate->n == shape.getN() &&
+        candidate->k == shape.getK())
+      found = candidate;
+  return found;
+}
+
 SmallVector<const MfmaInstr *> hk::getMfmaCandidates(const ChipInfo &chip,
                                                      Type a, Type b) {
   SmallVector<const MfmaInstr *> result;

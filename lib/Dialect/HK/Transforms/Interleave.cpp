@@ -67,21 +67,10 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
                 llvm::divideCeil(b * bFragments, cols * steps));
           }
       work.mfmas += countMfmas(mma);
-      if (!work.mfmaCycles) {
-        MfmaShapeAttr shape = *mma.getInstr();
-        auto a = cast<RegisterTileType>(mma.getA().getType());
-        std::optional<MfmaElement> element = getMfmaElement(a.getElementType());
-        const MfmaInstr *instr = element
-                                     ? chip.findMfma(*element, shape.getM(),
-                                                     shape.getN(), shape.getK())
-                                     : nullptr;
-        if (!instr && element && mfmaElementBits(*element) == 8)
-          instr = chip.findMfma(MfmaElement::F8F6F4, shape.getM(), shape.getN(),
-                                shape.getK());
-        if (instr)
+      if (!work.mfmaCycles)
+        if (const MfmaInstr *instr = getMfmaInstr(chip, mma))
           work.mfmaCycles =
               timing::DeviceModel::defaultFor(chip).mfmaCycles(*instr);
-      }
     } else if (auto load = dyn_cast<LoadOp>(op)) {
       auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
       if (tile && isa<SharedTileType>(load.getSource().getType())) {
@@ -193,6 +182,9 @@ private:
              << "needs a target chip for hk-interleave's cost function "
                 "(run hk-target first), or every group size given";
     unsigned waves = kernel.getWaves();
+    std::optional<InterleaveCosts> costs;
+    if (chip)
+      costs = costsFor(*chip, waves);
     loop->walk([&](ClusterOp cluster) {
       if (cluster.getKind() != ClusterKind::Compute ||
           cluster->getParentOfType<ClusterOp>())
@@ -202,8 +194,7 @@ private:
         return;
       }
       ClusterWork work = countWork(cluster, *chip, waves);
-      InterleaveCosts costs = costsFor(*chip, waves);
-      InterleaveChoice best = chooseInterleave(work, costs, pinned);
+      InterleaveChoice best = chooseInterleave(work, *costs, pinned);
       if (remarks) {
         GroupSizes plain{1, 1, 1};
         cluster.emitRemark()
@@ -214,7 +205,7 @@ private:
             << (choose ? "the cost function's best of " +
                              std::to_string(best.candidates)
                        : std::string("given"))
-            << "; 1/1/1: " << int64_t(interleaveCycles(work, plain, costs))
+            << "; 1/1/1: " << int64_t(interleaveCycles(work, plain, *costs))
             << "); the cluster issues " << work.mfmas << " MFMAs of "
             << work.mfmaCycles << " cycles, " << work.dsReads
             << " LDS reads and " << work.vmemReads << " vector-memory reads";

@@ -51,6 +51,10 @@ std::optional<MfmaElement> getMfmaElement(mlir::Type type);
 llvm::SmallVector<const MfmaInstr *>
 getMfmaCandidates(const ChipInfo &chip, mlir::Type a, mlir::Type b);
 
+/// The candidate of `chip` with `mma`'s chosen shape (its `instr`), or null
+/// when none is chosen or the chip has none of that shape.
+const MfmaInstr *getMfmaInstr(const ChipInfo &chip, MmaOp mma);
+
 /// The operand layout role an hk.mma operand plays for the matrix cores:
 /// operands stored with K along their columns (A of `ab`, B of `abt`) need
 /// the A-operand layout, the others the B-operand layout.
