@@ -1,9 +1,12 @@
 // Flash-attention forward with head dimension 128 for gfx950, in the 4-wave
 // interleave schedule: attention_d128.mlir's loop, with hk-schedule
-// double-buffering the K and V^T tiles (72 KiB of LDS, more than gfx942's
-// 64 KiB) so that the next key tile's loads are in flight while the
-// current one is multiplied, and hk-interleave's cost function ordering
-// each compute cluster's MFMAs, LDS reads and prefetch loads.
+// double-buffering the K and V tiles (64 KiB of LDS plus conversion scratch,
+// more than gfx942's 64 KiB) so that the next key tile's loads are in
+// flight while the current one is multiplied, and hk-interleave's cost
+// function ordering each compute cluster's MFMAs, LDS reads and prefetch
+// loads. V stays row-major in LDS, copied there direct-to-LDS like K, and
+// PV reads it as the B operand of P V with gfx950's transposing LDS reads
+// (ds_read_b64_tr_b16) instead of writing V^T element by element.
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @attention_fwd_d128_interleave(
       %Q: !hk.gl<?x?x128xbf16>, %K: !hk.gl<?x?x128xbf16>,
@@ -39,14 +42,14 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %l0 = hk.zero : !hk.rv<16xf32>
     %o0 = hk.zero : !hk.rt<16x128xf32>
     %sK = hk.alloc : !hk.st<64x128xbf16>
-    %sVt = hk.alloc : !hk.st<128x64xbf16>
+    %sV = hk.alloc : !hk.st<64x128xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x128xf32>) {
       hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
-      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
-          : !hk.gl<?x?x128xbf16>, !hk.st<128x64xbf16>
+      hk.group_load %V[%kvh, %j, %c0], %sV
+          : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>
       %s0 = hk.zero : !hk.rt<16x64xf32>
@@ -60,9 +63,9 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x128xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %vt = hk.load %sVt : !hk.st<128x64xbf16> -> !hk.rt<128x64xbf16>
-      %o1 = hk.mma abt %pb, %vt, %os
-          : !hk.rt<16x64xbf16>, !hk.rt<128x64xbf16>, !hk.rt<16x128xf32>
+      %v = hk.load %sV : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>
+      %o1 = hk.mma ab %pb, %v, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<64x128xbf16>, !hk.rt<16x128xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
       scf.yield %m1, %l1, %o1

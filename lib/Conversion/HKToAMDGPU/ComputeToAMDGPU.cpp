@@ -87,8 +87,8 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
         rewriter, loc, plan, scratch, scratchType, {}, from,
         convertElements(rewriter, loc, adaptor.getSource(), memElem));
     waveBarrier(rewriter, loc);
-    Value raw =
-        loadSharedTile(rewriter, loc, plan, scratch, scratchType, {}, to);
+    Value raw = loadSharedTile(rewriter, loc, plan, *chip, scratch, scratchType,
+                               {}, to);
     waveBarrier(rewriter, loc);
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, raw, to.getElementType()));

@@ -91,6 +91,8 @@ void LdsPlan::markTileAccess(Operation *op) const {
     load.setNoaliasScopesAttr(scopes);
   else if (auto store = dyn_cast<LLVM::StoreOp>(op))
     store.setNoaliasScopesAttr(scopes);
+  else if (auto read = dyn_cast<ROCDL::ds_read_tr16_b64>(op))
+    read.setNoaliasScopesAttr(scopes);
 }
 
 Value LdsPlan::getWaveScratch(OpBuilder &b, Location loc, Operation *op) const {

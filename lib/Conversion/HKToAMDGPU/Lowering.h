@@ -313,10 +313,12 @@ mlir::Value sharedElementOffset(mlir::OpBuilder &b, mlir::Location loc,
 
 /// A register tile's elements (in the memory element type) read from the
 /// shared tile at `base`: its subtile `indices`, or all of it without.
+/// Column-run layouts of 16-bit elements use the chip's transposing LDS
+/// reads where it has them (enumerateSharedAccesses).
 mlir::Value loadSharedTile(mlir::OpBuilder &b, mlir::Location loc,
-                           const LdsPlan &lds, mlir::Value base,
-                           SharedTileType shared, mlir::ValueRange indices,
-                           RegisterTileType tile);
+                           const LdsPlan &lds, const ChipInfo &chip,
+                           mlir::Value base, SharedTileType shared,
+                           mlir::ValueRange indices, RegisterTileType tile);
 /// The inverse: writes `values` (memory element type) of `tile`.
 void storeSharedTile(mlir::OpBuilder &b, mlir::Location loc, const LdsPlan &lds,
                      mlir::Value base, SharedTileType shared,

@@ -204,24 +204,44 @@ struct SharedTileAccess {
   Value rowOrigin; ///< Row of the register tile inside the shared tile.
   Value colOrigin; ///< Column of the register tile inside the shared tile.
   LanePlacement lane;
+  /// Where the lane's addresses of transposed units lie (lane plus
+  /// transposedReadOffset); set only when there are such units.
+  LanePlacement transposedLane;
   Type memElem;
   SmallVector<AccessUnit> units;
 
-  Value pointerOf(OpBuilder &b, Location loc, const AccessUnit &unit,
-                  int64_t extraCol = 0) const {
+  Value pointerOf(OpBuilder &b, Location loc, const AccessUnit &unit) const {
+    const LanePlacement &from = unit.transposed ? transposedLane : lane;
     Value row = addI32(
-        b, loc, arith::AddIOp::create(b, loc, rowOrigin, lane.row), unit.row);
-    Value col =
-        addI32(b, loc, arith::AddIOp::create(b, loc, colOrigin, lane.col),
-               unit.col + extraCol);
+        b, loc, arith::AddIOp::create(b, loc, rowOrigin, from.row), unit.row);
+    Value col = addI32(
+        b, loc, arith::AddIOp::create(b, loc, colOrigin, from.col), unit.col);
     return elementPointer(b, loc, base, memElem,
                           sharedElementOffset(b, loc, shared, row, col));
   }
 };
 
+/// The lane-dependent part of transposedReadOffset: with i = lane % 16,
+/// rows i / 4 and columns 4 * (i % 4) - i.
+LanePlacement placeTransposedLane(OpBuilder &b, Location loc,
+                                  const LanePlacement &lane) {
+  Value inGroup =
+      arith::AndIOp::create(b, loc, laneId(b, loc), constI32(b, loc, 15));
+  Value rows = arith::ShRUIOp::create(b, loc, inGroup, constI32(b, loc, 2));
+  Value cols = arith::SubIOp::create(
+      b, loc,
+      arith::ShLIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, inGroup, constI32(b, loc, 3)),
+          constI32(b, loc, 2)),
+      inGroup);
+  return {arith::AddIOp::create(b, loc, lane.row, rows),
+          arith::AddIOp::create(b, loc, lane.col, cols)};
+}
+
 SharedTileAccess prepareSharedAccess(OpBuilder &b, Location loc, Value base,
                                      SharedTileType shared, ValueRange indices,
-                                     RegisterTileType tile) {
+                                     RegisterTileType tile,
+                                     bool transposedReads) {
   SharedTileAccess access;
   access.shared = shared;
   access.base = base;
@@ -237,9 +257,12 @@ SharedTileAccess prepareSharedAccess(OpBuilder &b, Location loc, Value base,
   FragmentLayout layout = *FragmentLayout::get(tile.getLayout());
   access.lane = placeLane(b, loc, layout);
   access.memElem = getMemoryElementType(shared.getElementType());
-  access.units = enumerateAccesses(layout, tile.getRows(), tile.getCols(),
-                                   getElementBytes(access.memElem),
-                                   sharedContiguousElements(shared));
+  access.units = enumerateSharedAccesses(
+      layout, tile.getRows(), tile.getCols(), getElementBytes(access.memElem),
+      sharedContiguousElements(shared), transposedReads);
+  if (llvm::any_of(access.units,
+                   [](const AccessUnit &unit) { return unit.transposed; }))
+    access.transposedLane = placeTransposedLane(b, loc, access.lane);
   return access;
 }
 
@@ -292,7 +315,10 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
       raw = emitGlobalTileLoad(rewriter, loc, *access,
                                tile.getNumElements() / 64);
     } else {
-      raw = loadSharedTile(rewriter, loc, lds, adaptor.getSource(),
+      const ChipInfo *chip = lookupTargetChip(op);
+      if (!chip)
+        return rewriter.notifyMatchFailure(op, "no target chip");
+      raw = loadSharedTile(rewriter, loc, lds, *chip, adaptor.getSource(),
                            cast<SharedTileType>(op.getSource().getType()),
                            adaptor.getIndices(), tile);
     }
@@ -794,10 +820,11 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
 } // namespace
 
 Value lowering::loadSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
-                               Value base, SharedTileType shared,
-                               ValueRange indices, RegisterTileType tile) {
-  SharedTileAccess access =
-      prepareSharedAccess(b, loc, base, shared, indices, tile);
+                               const ChipInfo &chip, Value base,
+                               SharedTileType shared, ValueRange indices,
+                               RegisterTileType tile) {
+  SharedTileAccess access = prepareSharedAccess(b, loc, base, shared, indices,
+                                                tile, chip.hasLdsTransposeRead);
   int64_t bytes = getElementBytes(access.memElem);
   Value raw = zeroOf(
       b, loc, VectorType::get({tile.getNumElements() / 64}, access.memElem));
@@ -805,10 +832,15 @@ Value lowering::loadSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
     Type type = unit.width == 1
                     ? access.memElem
                     : Type(VectorType::get({unit.width}, access.memElem));
-    auto v = LLVM::LoadOp::create(b, loc, type, access.pointerOf(b, loc, unit),
-                                  bytes * unit.width);
-    lds.markTileAccess(v);
-    raw = insertAt(b, loc, v, raw, unit.slot);
+    Value pointer = access.pointerOf(b, loc, unit);
+    Operation *read;
+    if (unit.transposed)
+      read = ROCDL::ds_read_tr16_b64::create(b, loc, type, pointer, nullptr,
+                                             nullptr, nullptr);
+    else
+      read = LLVM::LoadOp::create(b, loc, type, pointer, bytes * unit.width);
+    lds.markTileAccess(read);
+    raw = insertAt(b, loc, read->getResult(0), raw, unit.slot);
   }
   return raw;
 }
@@ -817,8 +849,8 @@ void lowering::storeSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
                                Value base, SharedTileType shared,
                                ValueRange indices, RegisterTileType tile,
                                Value values) {
-  SharedTileAccess access =
-      prepareSharedAccess(b, loc, base, shared, indices, tile);
+  SharedTileAccess access = prepareSharedAccess(
+      b, loc, base, shared, indices, tile, /*transposedReads=*/false);
   int64_t bytes = getElementBytes(access.memElem);
   for (const AccessUnit &unit : access.units)
     lds.markTileAccess(LLVM::StoreOp::create(

@@ -89,3 +89,46 @@ hk.kernel @scratch_overflow() waves(4) {
   hk.return
 }
 }
+
+// -----
+
+// A B-operand tile (runs of 8 elements down a column) read from a
+// row-major shared tile. gfx950: transposing reads, 4 elements each, two per
+// 16x16x32 block; lane l addresses row (l%16)/4 and column 4*(l%4) of its
+// 16-lane group's 4x16 piece. gfx942 has none: one element per read.
+// CHECK-LABEL: llvm.func @b_operand_gfx950
+// CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %c15_i32 : i32
+// CHECK: arith.shrui %[[IN]], %c2_i32 : i32
+// CHECK: %[[Q:.*]] = arith.andi %[[IN]], %c3_i32 : i32
+// CHECK: %[[Q4:.*]] = arith.shli %[[Q]], %c2_i32{{.*}} : i32
+// CHECK: arith.subi %[[Q4]], %[[IN]] : i32
+// CHECK-COUNT-4: rocdl.ds.read.tr16.b64 %{{.*}} {noalias_scopes = [#alias_scope{{[0-9]*}}]} : <3> -> vector<4xbf16>
+// CHECK-NOT: rocdl.ds.read.tr16.b64
+// CHECK: amdgpu.mfma 16x16x32
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @b_operand_gfx950() waves(1) {
+  %s = hk.alloc : !hk.st<32x32xbf16>
+  %b = hk.load %s : !hk.st<32x32xbf16> -> !hk.rt<32x32xbf16>
+  %a = hk.zero : !hk.rt<16x32xbf16>
+  %c = hk.zero : !hk.rt<16x32xf32>
+  %d = hk.mma ab %a, %b, %c : !hk.rt<16x32xbf16>, !hk.rt<32x32xbf16>, !hk.rt<16x32xf32>
+  hk.return
+}
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @b_operand_gfx942
+// CHECK-NOT: rocdl.ds.read.tr16.b64
+// CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 2 : i64, noalias_scopes = [#alias_scope{{[0-9]*}}]} : !llvm.ptr<3> -> bf16
+// CHECK-NOT: rocdl.ds.read.tr16.b64
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @b_operand_gfx942() waves(1) {
+  %s = hk.alloc : !hk.st<32x32xbf16>
+  %b = hk.load %s : !hk.st<32x32xbf16> -> !hk.rt<32x32xbf16>
+  %a = hk.zero : !hk.rt<16x32xbf16>
+  %c = hk.zero : !hk.rt<16x32xf32>
+  %d = hk.mma ab %a, %b, %c : !hk.rt<16x32xbf16>, !hk.rt<32x32xbf16>, !hk.rt<16x32xf32>
+  hk.return
+}
+}

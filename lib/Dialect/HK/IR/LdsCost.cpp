@@ -74,8 +74,9 @@ void LdsAccessModel::addTileAccesses(LdsCost &cost, SwizzleAttr swizzle,
   if (!layout)
     return;
   int64_t contiguous = swizzleContiguousElements(swizzle, type.getCols());
-  SmallVector<AccessUnit> units = enumerateAccesses(
-      *layout, tile.getRows(), tile.getCols(), bytes, contiguous);
+  SmallVector<AccessUnit> units =
+      enumerateSharedAccesses(*layout, tile.getRows(), tile.getCols(), bytes,
+                              contiguous, !write && chip.hasLdsTransposeRead);
   int64_t rowSteps = subtile ? type.getRows() / tile.getRows() : 1;
   int64_t colSteps = subtile ? type.getCols() / tile.getCols() : 1;
   SmallVector<uint32_t, 64> addresses(64);
@@ -84,6 +85,11 @@ void LdsAccessModel::addTileAccesses(LdsCost &cost, SwizzleAttr swizzle,
       for (const AccessUnit &unit : units) {
         for (unsigned lane = 0; lane < 64; ++lane) {
           auto [laneRow, laneCol] = layout->coordinatesInBlock(lane, 0);
+          if (unit.transposed) {
+            auto [rowOffset, colOffset] = transposedReadOffset(lane);
+            laneRow += rowOffset;
+            laneCol += colOffset;
+          }
           addresses[lane] =
               byteAddress(swizzle, i * tile.getRows() + laneRow + unit.row,
                           j * tile.getCols() + laneCol + unit.col);

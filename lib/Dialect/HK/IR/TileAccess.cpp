@@ -29,6 +29,59 @@ hk::enumerateAccesses(const FragmentLayout &layout, int64_t rows, int64_t cols,
   return units;
 }
 
+/// Elements one transposing read returns per lane.
+static constexpr int64_t kTransposedRun = 4;
+
+std::optional<llvm::SmallVector<AccessUnit>>
+hk::enumerateTransposedReads(const FragmentLayout &layout, int64_t rows,
+                             int64_t cols, int64_t elementBytes,
+                             int64_t contiguous) {
+  int64_t perBlock = layout.getElementsPerBlock();
+  if (elementBytes != 2 || contiguous < kTransposedRun ||
+      perBlock % kTransposedRun != 0 || !layout.tiles(rows, cols))
+    return std::nullopt;
+  // Every group of 16 lanes: 16 consecutive columns of the same rows,
+  // starting at a multiple of 4 (so a lane's 4 addressed elements share one
+  // contiguous run of the shared tile).
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    auto [row, col] = layout.coordinatesInBlock(lane, 0);
+    auto [groupRow, groupCol] = layout.coordinatesInBlock(lane & ~15u, 0);
+    if (row != groupRow || col != groupCol + int64_t(lane % 16) ||
+        groupCol % kTransposedRun != 0)
+      return std::nullopt;
+  }
+  // Every run of 4 slots: 4 consecutive rows of one column.
+  for (int64_t s = 0; s < perBlock; s += kTransposedRun) {
+    auto [row, col] = layout.getSlotOffset(s);
+    for (int64_t i = 1; i < kTransposedRun; ++i)
+      if (layout.getSlotOffset(s + i) != std::make_pair(row + i, col))
+        return std::nullopt;
+  }
+  int64_t blocksPerRow = cols / layout.getBaseCols();
+  llvm::SmallVector<AccessUnit> units;
+  for (int64_t br = 0; br < rows / layout.getBaseRows(); ++br)
+    for (int64_t bc = 0; bc < blocksPerRow; ++bc)
+      for (int64_t s = 0; s < perBlock; s += kTransposedRun) {
+        auto [slotRow, slotCol] = layout.getSlotOffset(s);
+        units.push_back({(br * blocksPerRow + bc) * perBlock + s,
+                         br * layout.getBaseRows() + slotRow,
+                         bc * layout.getBaseCols() + slotCol, kTransposedRun,
+                         /*transposed=*/true});
+      }
+  return units;
+}
+
+llvm::SmallVector<AccessUnit>
+hk::enumerateSharedAccesses(const FragmentLayout &layout, int64_t rows,
+                            int64_t cols, int64_t elementBytes,
+                            int64_t contiguous, bool transposedReads) {
+  if (transposedReads)
+    if (auto units = enumerateTransposedReads(layout, rows, cols, elementBytes,
+                                              contiguous))
+      return std::move(*units);
+  return enumerateAccesses(layout, rows, cols, elementBytes, contiguous);
+}
+
 GroupCopyPlan hk::planGroupCopy(int64_t rows, int64_t cols,
                                 int64_t elementBytes, int64_t lanes,
                                 int64_t contiguous) {

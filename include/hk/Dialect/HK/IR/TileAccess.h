@@ -16,6 +16,8 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 
 namespace hk {
 
@@ -24,10 +26,16 @@ class SwizzleAttr;
 /// One memory access of a lane: `width` consecutive columns of one row,
 /// at `slot` onwards in the lane's vector. (row, col) is relative to the
 /// lane's first element (FragmentLayout::coordinatesInBlock(lane, 0)).
+///
+/// A `transposed` unit is one of gfx950's transposing LDS reads
+/// (`ds_read_b64_tr_b16`): the lane receives `width` (4) consecutive rows of
+/// its column, but the address it supplies is of another lane's data,
+/// `transposedReadOffset(lane)` away from (row, col).
 struct AccessUnit {
   int64_t slot;
   int64_t row, col;
   int64_t width;
+  bool transposed = false;
 };
 
 /// Splits a rows x cols register tile into the accesses of one lane; each is
@@ -37,6 +45,37 @@ llvm::SmallVector<AccessUnit> enumerateAccesses(const FragmentLayout &layout,
                                                 int64_t elementBytes,
                                                 int64_t maxWidth = 64,
                                                 int64_t maxBytes = 16);
+
+/// The reads of a rows x cols register tile of 16-bit elements through
+/// transposing LDS reads, or nullopt when its layout does not suit them.
+/// A `ds_read_b64_tr_b16` reads 8 bytes (4 elements along a row) per lane;
+/// within each group of 16 lanes, lane `4*r + q` supplies row `r`, columns
+/// `4*q .. 4*q+3` of a 4x16 tile and lane `c` receives column `c`. A layout
+/// suits when each group of 16 lanes holds 16 consecutive columns of the
+/// same rows and every lane's elements run down its column in fours
+/// (`#hk.mfma<b,...>` and `col` layouts, MFMA accumulators of N >= 16), and
+/// the shared tile keeps at least 4 elements of a row contiguous
+/// (`contiguous`).
+std::optional<llvm::SmallVector<AccessUnit>>
+enumerateTransposedReads(const FragmentLayout &layout, int64_t rows,
+                         int64_t cols, int64_t elementBytes,
+                         int64_t contiguous);
+
+/// The accesses of a register tile to a shared tile keeping `contiguous`
+/// elements of a row together: transposing reads where `transposedReads`
+/// (a read on a chip that has them) and the layout suits them, else
+/// enumerateAccesses'.
+llvm::SmallVector<AccessUnit>
+enumerateSharedAccesses(const FragmentLayout &layout, int64_t rows,
+                        int64_t cols, int64_t elementBytes, int64_t contiguous,
+                        bool transposedReads);
+
+/// Where `lane`'s address in a transposed unit lies, as (rows, cols) from
+/// the element the lane receives first.
+inline std::pair<int64_t, int64_t> transposedReadOffset(unsigned lane) {
+  int64_t inGroup = lane % 16;
+  return {inGroup / 4, 4 * (inGroup % 4) - inGroup};
+}
 
 /// How the lanes of a block split a rows x cols copy between global memory
 /// and LDS into chunks: lane `t` takes chunks t, t + lanes, t + 2*lanes...
