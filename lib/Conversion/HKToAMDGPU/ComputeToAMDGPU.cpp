@@ -3,6 +3,7 @@
 #include "Lowering.h"
 
 #include "hk/Dialect/HK/IR/LdsCost.h"
+#include "hk/Timing/DeviceModel.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,11 +49,15 @@ struct FillLowering : public OpConversionPattern<FillOp> {
 };
 
 /// Equivalent layouts convert for free. Otherwise each lane writes its
-/// elements to the wave's LDS scratch, seen as a shared tile of the same
-/// shape, and reads back the elements its new layout gives it. The
-/// scratch's swizzle is chosen for this pair of layouts by the same cost
-/// model as hk-lds-layout's: without one, the rows of an MFMA operand read
-/// from row-major scratch meet in the same banks.
+/// elements to the wave's LDS scratch, seen as a shared tile, and reads back
+/// the elements its new layout gives it. The scratch holds the tile or its
+/// transpose (each lane renaming its registers to the transposed layouts
+/// first and after), with a swizzle, whichever the cost model of
+/// hk-lds-layout prices lower for this pair of layouts: an MFMA
+/// accumulator written transposed is 8-byte writes instead of 2-byte ones,
+/// and on gfx950 an A operand read back from the transpose is transposing
+/// reads. Without a swizzle, the rows of an MFMA operand read from
+/// row-major scratch meet in the same banks.
 struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
   ConvertLayoutLowering(HKTypeConverter &converter, MLIRContext *ctx,
                         const LdsPlan &plan, bool swizzle)
@@ -74,45 +79,90 @@ struct ConvertLayoutLowering : public OpConversionPattern<ConvertLayoutOp> {
     Value scratch = plan.getWaveScratch(rewriter, loc, op);
     if (!scratch || !chip)
       return rewriter.notifyMatchFailure(op, "no scratch was planned");
-    SharedTileType scratchType =
-        swizzle
-            ? chooseScratch(*chip, from, to)
-            : SharedTileType::get(
-                  rewriter.getContext(), from.getShape(), from.getElementType(),
-                  SwizzleAttr::get(rewriter.getContext(), 1, 1, 1));
+    Scratch choice = chooseScratch(*chip, from, to, swizzle);
     Type memElem = getMemoryElementType(from.getElementType());
 
+    Value values = convertElements(rewriter, loc, adaptor.getSource(), memElem);
+    if (choice.written != from)
+      values = renameSlots(rewriter, loc, values, from, choice.written);
     waveBarrier(rewriter, loc);
-    storeSharedTile(
-        rewriter, loc, plan, scratch, scratchType, {}, from,
-        convertElements(rewriter, loc, adaptor.getSource(), memElem));
+    storeSharedTile(rewriter, loc, plan, scratch, choice.type, {},
+                    choice.written, values);
     waveBarrier(rewriter, loc);
-    Value raw = loadSharedTile(rewriter, loc, plan, *chip, scratch, scratchType,
-                               {}, to);
+    Value raw = loadSharedTile(rewriter, loc, plan, *chip, scratch, choice.type,
+                               {}, choice.read);
     waveBarrier(rewriter, loc);
+    if (choice.read != to)
+      raw = renameSlots(rewriter, loc, raw, choice.read, to);
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, raw, to.getElementType()));
     return success();
   }
 
-  static SharedTileType chooseScratch(const ChipInfo &chip,
-                                      RegisterTileType from,
-                                      RegisterTileType to) {
+  /// The scratch seen as a shared tile, and the register tiles written to
+  /// and read from it: `from` and `to`, or their transposes.
+  struct Scratch {
+    SharedTileType type;
+    RegisterTileType written, read;
+  };
+
+  /// `tile`'s transpose in the same lanes, or null when its layout has none.
+  static RegisterTileType transposedTile(RegisterTileType tile) {
+    Attribute layout = transposedLayout(tile.getLayout());
+    if (!layout || !transposeSlots(tile.getLayout(), layout, tile.getRows(),
+                                   tile.getCols()))
+      return {};
+    return RegisterTileType::get(tile.getContext(),
+                                 {tile.getCols(), tile.getRows()},
+                                 tile.getElementType(), layout);
+  }
+
+  /// `values` of tile `from` in the slots of `to`, its transpose (or the
+  /// reverse): the lanes keep their elements, only the slots move.
+  static Value renameSlots(OpBuilder &b, Location loc, Value values,
+                           RegisterTileType from, RegisterTileType to) {
+    SmallVector<int64_t> slots = *transposeSlots(
+        from.getLayout(), to.getLayout(), from.getRows(), from.getCols());
+    return vector::ShuffleOp::create(b, loc, values, values, slots);
+  }
+
+  static Scratch chooseScratch(const ChipInfo &chip, RegisterTileType from,
+                               RegisterTileType to, bool swizzle) {
     MLIRContext *ctx = from.getContext();
-    auto type = SharedTileType::get(ctx, from.getShape(), from.getElementType(),
-                                    Attribute());
-    LdsAccessModel model(chip, type);
-    SwizzleAttr swizzle = pickSwizzle(
-        ctx, from.getCols(), getElementBits(from.getElementType()) / 8,
-        [&](SwizzleAttr candidate) -> std::optional<LdsCost> {
-          LdsCost cost;
-          model.addTileAccesses(cost, candidate, from, /*subtile=*/false,
-                                /*write=*/true);
-          model.addTileAccesses(cost, candidate, to, /*subtile=*/false,
-                                /*write=*/false);
-          return cost;
-        });
-    return type.withSwizzle(swizzle);
+    SmallVector<std::pair<RegisterTileType, RegisterTileType>, 2> options = {
+        {from, to}};
+    if (RegisterTileType fromT = transposedTile(from))
+      if (RegisterTileType toT = transposedTile(to))
+        options.push_back({fromT, toT});
+    unsigned issueCadence = timing::DeviceModel::defaultFor(chip).issueCadence;
+    std::optional<std::pair<uint64_t, Scratch>> best;
+    for (const auto &option : options) {
+      RegisterTileType written = option.first, read = option.second;
+      auto type = SharedTileType::get(ctx, written.getShape(),
+                                      written.getElementType(), Attribute());
+      LdsAccessModel model(chip, type);
+      auto cost = [&](SwizzleAttr candidate) -> std::optional<LdsCost> {
+        LdsCost cost;
+        model.addTileAccesses(cost, candidate, written, /*subtile=*/false,
+                              /*write=*/true);
+        model.addTileAccesses(cost, candidate, read, /*subtile=*/false,
+                              /*write=*/false);
+        return cost;
+      };
+      SwizzleAttr chosen =
+          swizzle
+              ? pickSwizzle(ctx, written.getCols(),
+                            getElementBits(written.getElementType()) / 8, cost)
+              : SwizzleAttr::get(ctx, 1, 1, 1);
+      LdsCost total = *cost(chosen);
+      // The wave issues each instruction (one issue opportunity per
+      // cadence) and waits for the LDS to work through its phases and
+      // conflicts, with a wave barrier between the writes and the reads.
+      uint64_t waveCycles = total.instructions * issueCadence + total.cycles;
+      if (!best || waveCycles < best->first)
+        best = {waveCycles, Scratch{type.withSwizzle(chosen), written, read}};
+    }
+    return best->second;
   }
 
   const LdsPlan &plan;
