@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
+#include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace hk;
@@ -197,7 +199,24 @@ void emitGlobalTileStore(OpBuilder &b, Location loc,
 // Shared <-> register tiles
 //===----------------------------------------------------------------------===//
 
+/// Rows and columns by which an element of `type` may move without changing
+/// how the swizzle permutes it: the swizzle's phase repeats every
+/// `per_phase * max_phase` rows, and XOR-ing a group index with a phase
+/// below `max_phase` leaves its bits from log2(max_phase) up alone.
+static std::pair<int64_t, int64_t> swizzlePeriods(SharedTileType type) {
+  auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
+  if (!swizzle || swizzle.isIdentity())
+    return {1, 1};
+  return {int64_t(swizzle.getPerPhase()) * swizzle.getMaxPhase(),
+          int64_t(swizzle.getVec()) * swizzle.getMaxPhase()};
+}
+
 /// A lane's accesses to a register-tile-sized region of a shared tile.
+///
+/// Units whose offsets from one another are whole swizzle periods share a
+/// base address and differ by a constant, which the backend folds into the
+/// LDS instructions' immediate offsets: a loop re-adding a moving tile base
+/// (double-buffered tiles) then adds it once per base, not per unit.
 struct SharedTileAccess {
   SharedTileType shared;
   Value base;      ///< LDS pointer of the shared tile.
@@ -209,15 +228,26 @@ struct SharedTileAccess {
   LanePlacement transposedLane;
   Type memElem;
   SmallVector<AccessUnit> units;
+  /// Base pointers by (transposed, row, column) within the periods.
+  mutable std::map<std::tuple<bool, int64_t, int64_t>, Value> bases;
 
   Value pointerOf(OpBuilder &b, Location loc, const AccessUnit &unit) const {
-    const LanePlacement &from = unit.transposed ? transposedLane : lane;
-    Value row = addI32(
-        b, loc, arith::AddIOp::create(b, loc, rowOrigin, from.row), unit.row);
-    Value col = addI32(
-        b, loc, arith::AddIOp::create(b, loc, colOrigin, from.col), unit.col);
-    return elementPointer(b, loc, base, memElem,
-                          sharedElementOffset(b, loc, shared, row, col));
+    auto [rowPeriod, colPeriod] = swizzlePeriods(shared);
+    int64_t rowIn = unit.row % rowPeriod, colIn = unit.col % colPeriod;
+    Value &unitBase = bases[{unit.transposed, rowIn, colIn}];
+    if (!unitBase) {
+      const LanePlacement &from = unit.transposed ? transposedLane : lane;
+      Value row = addI32(
+          b, loc, arith::AddIOp::create(b, loc, rowOrigin, from.row), rowIn);
+      Value col = addI32(
+          b, loc, arith::AddIOp::create(b, loc, colOrigin, from.col), colIn);
+      unitBase = elementPointer(b, loc, base, memElem,
+                                sharedElementOffset(b, loc, shared, row, col));
+    }
+    int64_t offset = (unit.row - rowIn) * shared.getCols() + (unit.col - colIn);
+    if (offset == 0)
+      return unitBase;
+    return elementPointer(b, loc, unitBase, memElem, constI32(b, loc, offset));
   }
 };
 

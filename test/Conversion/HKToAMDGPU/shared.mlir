@@ -132,3 +132,34 @@ hk.kernel @b_operand_gfx942() waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// Reads a whole swizzle period apart (the phase repeats every 8 rows, the
+// 16-row blocks of an A operand) share a base address and differ by a
+// constant, which the backend folds into the ds_read's immediate offset:
+// 8 reads, two swizzled bases (one per 32-column block; XOR-ed groups
+// within a row are not constant apart).
+// CHECK-LABEL: llvm.func @period_offsets
+// CHECK: arith.xori
+// CHECK: %[[B0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+// CHECK: llvm.load %[[B0]]
+// CHECK: arith.xori
+// CHECK: %[[B1:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+// CHECK: llvm.load %[[B1]]
+// CHECK-NOT: arith.xori
+// CHECK: llvm.getelementptr %[[B0]][%c1024_i32]
+// CHECK: llvm.getelementptr %[[B1]][%c1024_i32{{.*}}]
+// CHECK: llvm.getelementptr %[[B0]][%c2048_i32]
+// CHECK: llvm.getelementptr %[[B1]][%c2048_i32{{.*}}]
+// CHECK: llvm.getelementptr %[[B0]][%c3072_i32]
+// CHECK: llvm.getelementptr %[[B1]][%c3072_i32{{.*}}]
+// CHECK-NOT: arith.xori
+// CHECK: llvm.return
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @period_offsets() waves(1) {
+  %s = hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
+  %t = hk.load %s : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>> -> !hk.rt<64x64xbf16, #hk.mfma<a, 16x16x32>>
+  hk.return
+}
+}
