@@ -24,6 +24,30 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+llvm::Expected<std::optional<TimingRequest>>
+hk::emu::makeTimingRequest(bool timing, llvm::StringRef device,
+                           std::optional<unsigned> clockMHz) {
+  if (!device.empty() && !timing)
+    return makeError(
+        "--device selects the timing model's device; it needs --timing");
+  if (clockMHz && !timing)
+    return makeError(
+        "--clock sets the timing model's clock; it needs --timing");
+  if (clockMHz && *clockMHz == 0)
+    return makeError("--clock: the clock must be a positive number of MHz");
+  if (!timing)
+    return std::nullopt;
+  TimingRequest request;
+  if (!device.empty()) {
+    request.device = timing::DeviceModel::lookup(device);
+    if (!request.device)
+      return makeError("--device: unknown device '" + device +
+                       "' (known: " + timing::DeviceModel::knownNames() + ")");
+  }
+  request.clockMHz = clockMHz.value_or(0);
+  return request;
+}
+
 static std::string hex(uint64_t value) {
   std::string s;
   llvm::raw_string_ostream(s) << llvm::format_hex(value, 2);

@@ -227,29 +227,21 @@ int main(int argc, char **argv) {
              "global-race)");
     }
   }
-  if (!deviceOpt.empty() && !timingOpt)
-    fail("--device selects the timing model's device; it needs --timing");
-  if (clockOpt.getNumOccurrences() && !timingOpt)
-    fail("--clock sets the timing model's clock; it needs --timing");
-  if (clockOpt.getNumOccurrences() && clockOpt == 0)
-    fail("--clock: the clock must be a positive number of MHz");
+  Expected<std::optional<TimingRequest>> timingRequest = makeTimingRequest(
+      timingOpt, deviceOpt,
+      clockOpt.getNumOccurrences() ? std::optional<unsigned>(clockOpt)
+                                   : std::nullopt);
+  if (!timingRequest)
+    fail(toString(timingRequest.takeError()));
   if (workgroups == "sample" && !timingOpt)
     fail("--workgroups=sample runs the timing model's sample; it needs "
          "--timing");
-  if (timingOpt) {
-    TimingRequest request;
-    if (!deviceOpt.empty()) {
-      request.device = timing::DeviceModel::lookup(deviceOpt);
-      if (!request.device)
-        fail("--device: unknown device '" + deviceOpt +
-             "' (known: " + timing::DeviceModel::knownNames() + ")");
-      if (request.device->chipName != chip.name)
-        fail("--device=" + deviceOpt + " is a " + request.device->chipName +
-             " device; the code object is for " + chip.name);
-    }
-    request.sampleOnly = workgroups == "sample";
-    request.clockMHz = clockOpt;
-    options.timing = request;
+  if (std::optional<TimingRequest> request = *timingRequest) {
+    if (request->device && request->device->chipName != chip.name)
+      fail("--device=" + deviceOpt + " is a " + request->device->chipName +
+           " device; the code object is for " + chip.name);
+    request->sampleOnly = workgroups == "sample";
+    options.timing = *request;
   }
   if (!workgroups.empty() && workgroups != "sample") {
     SmallVector<StringRef> ids;

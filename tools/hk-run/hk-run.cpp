@@ -279,28 +279,22 @@ int main(int argc, char **argv) {
   options.threads = threads;
   if (noSanitizers)
     options.sanitizers = emu::SanitizerOptions::none();
-  if (!deviceOption.empty() && !timingFlag)
-    return fail("--device selects the timing model's device; it needs "
-                "--timing");
-  if (clockOpt.getNumOccurrences() && !timingFlag)
-    return fail("--clock sets the timing model's clock; it needs --timing");
-  if (clockOpt.getNumOccurrences() && clockOpt == 0)
-    return fail("--clock: the clock must be a positive number of MHz");
-  if (timingFlag) {
-    emu::TimingRequest request;
-    if (!deviceOption.empty()) {
-      request.device = timing::DeviceModel::lookup(deviceOption);
-      if (!request.device)
-        return fail("--device: unknown device '" + deviceOption +
-                    "' (known: " + timing::DeviceModel::knownNames() + ")");
+  Expected<std::optional<emu::TimingRequest>> timingRequest =
+      emu::makeTimingRequest(timingFlag, deviceOption,
+                             clockOpt.getNumOccurrences()
+                                 ? std::optional<unsigned>(clockOpt)
+                                 : std::nullopt);
+  if (!timingRequest)
+    return fail(toString(timingRequest.takeError()));
+  if (std::optional<emu::TimingRequest> request = *timingRequest) {
+    if (request->device) {
       // A device runs only its own chip's code objects.
-      if (chipName != "all" && chipName != request.device->chipName)
+      if (chipName != "all" && chipName != request->device->chipName)
         return fail("--device=" + deviceOption + " is a " +
-                    request.device->chipName + " device, not " + chipName);
-      chipName = request.device->chipName.str();
+                    request->device->chipName + " device, not " + chipName);
+      chipName = request->device->chipName.str();
     }
-    request.clockMHz = clockOpt;
-    options.timing = request;
+    options.timing = *request;
   }
 
   auto buffer = MemoryBuffer::getFile(input);

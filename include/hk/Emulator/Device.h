@@ -163,6 +163,15 @@ struct TimingRequest {
   double clockMHz = 0;
 };
 
+/// The timing request of a tool's `--timing`, `--device=NAME` and
+/// `--clock=MHz` options (`device` empty and `clockMHz` nullopt when not
+/// given): nullopt without `timing`; an error naming the option when one
+/// needs `--timing`, names no known device or asks for a zero clock.
+/// Whether the device runs the code object's chip is the tool's to check.
+llvm::Expected<std::optional<TimingRequest>>
+makeTimingRequest(bool timing, llvm::StringRef device,
+                  std::optional<unsigned> clockMHz);
+
 struct LaunchOptions {
   /// Bytes of LDS allocated at launch on top of the kernel's static LDS.
   uint32_t dynamicLdsBytes = 0;
