@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Emulator counts per 64-deep K-step per wave of a GEMM example's main loop.
+"""Emulator counts per 64-deep K-step per wave of an example's main loop.
 
 Runs an example GEMM through hk-run at two depths K1 < K2 on the same
 M x N (every workgroup of the grid, sanitizers off) and divides the
@@ -7,12 +7,16 @@ difference of the emulator's counters by the K-steps and waves it adds:
 what one more K-step costs each wave in the steady state, with the
 prologue and epilogue cancelled out. With --whole, the counts of the
 deeper run divided by its K-steps are printed too (prologue and epilogue
-amortised, as a whole-run average).
+amortised, as a whole-run average). Any other example whose loop runs
+over one dimension of its case works the same with --template (the case
+with {k} for that dimension) and --kernel, e.g. attention's key tiles.
 
   scripts/kstep-counts.py examples/gemm/gemm_pingpong_gfx950.mlir --chip=gfx950
   scripts/kstep-counts.py examples/gemm/gemm_pingpong.mlir --chip=gfx942 \\
       --shape=512x1024 --k=4096,8192 --whole
   scripts/kstep-counts.py ... --max-valu=24    # exit 1 when VALU exceeds it
+  scripts/kstep-counts.py examples/attention/attention_d128_gfx950.mlir \\
+      --chip=gfx950 --template=1x64x{k}x128 --k=1024,2048
 
 The counts are the emulator's measurements of the code object (dynamic
 instruction counts), not hardware timings.
@@ -31,9 +35,11 @@ KEYS = ["valu", "salu", "branch", "wait", "barrier", "lds", "vmem", "mfma",
         "other"]
 
 
-def run(hk_run, example, chip, m, n, k):
+def run(hk_run, example, chip, kernel, shape):
     cmd = [hk_run, example, "--chip=" + chip, "--no-sanitizers", "--json",
-           "--shapes=%dx%dx%d" % (m, n, k)]
+           "--shapes=" + shape]
+    if kernel:
+        cmd.append("--kernel=" + kernel)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)
     if proc.returncode != 0:
@@ -41,12 +47,12 @@ def run(hk_run, example, chip, m, n, k):
                  (" ".join(cmd), proc.stdout[-2000:], proc.stderr[-2000:]))
     results = json.loads(proc.stdout)
     if len(results) != 1:
-        sys.exit("kstep-counts: expected one case from %s, got %d (use an "
-                 "example with one GEMM kernel)" % (example, len(results)))
+        sys.exit("kstep-counts: expected one case from %s, got %d (pick "
+                 "one kernel with --kernel)" % (example, len(results)))
     result = results[0]
     if not result["passed"]:
-        sys.exit("kstep-counts: %s gave wrong results at %dx%dx%d" %
-                 (example, m, n, k))
+        sys.exit("kstep-counts: %s gave wrong results at %s" %
+                 (example, shape))
     return result
 
 
@@ -75,6 +81,10 @@ def main():
                         help="M x N (default: 2x4 workgroups of 256x256)")
     parser.add_argument("--k", default="512,1024",
                         help="the two depths K1,K2 (multiples of 64)")
+    parser.add_argument("--template",
+                        help="the case with {k} for the looped dimension "
+                        "(default: MxNx{k} from --shape)")
+    parser.add_argument("--kernel", help="the example's kernel to run")
     parser.add_argument("--waves", type=int, help="waves per workgroup "
                         "(default: read from the example)")
     parser.add_argument("--hk-run", default=os.path.join(ROOT, "build", "bin",
@@ -87,14 +97,22 @@ def main():
                         help="fail when wave-instructions per step exceed this")
     args = parser.parse_args()
 
-    m, n = (int(x) for x in args.shape.split("x"))
-    k1, k2 = (int(x) for x in args.k.split(","))
+    template = args.template or args.shape + "x{k}"
+    if "{k}" not in template:
+        sys.exit("kstep-counts: --template needs {k} for the looped "
+                 "dimension, got '%s'" % template)
+    try:
+        k1, k2 = (int(x) for x in args.k.split(","))
+    except ValueError:
+        sys.exit("kstep-counts: --k takes two depths K1,K2, got '%s'" % args.k)
     if k1 >= k2 or k1 % KSTEP or k2 % KSTEP:
         sys.exit("kstep-counts: --k needs K1 < K2, both multiples of 64")
     waves = args.waves or waves_of(args.example)
 
-    low = run(args.hk_run, args.example, args.chip, m, n, k1)
-    high = run(args.hk_run, args.example, args.chip, m, n, k2)
+    low = run(args.hk_run, args.example, args.chip, args.kernel,
+              template.replace("{k}", str(k1)))
+    high = run(args.hk_run, args.example, args.chip, args.kernel,
+               template.replace("{k}", str(k2)))
     workgroups = 1
     for g in high["grid"]:
         workgroups *= g
