@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <map>
+#include <set>
 
 using namespace hk;
 
@@ -109,6 +110,39 @@ TEST_F(TileAccessTest, TransposedReadsOnlyWhereTheySuit) {
   auto rows = enumerateSharedAccesses(tile(TileLayout::Row), 16, 16, 2, 16,
                                       /*transposedReads=*/true);
   EXPECT_FALSE(rows.front().transposed);
+}
+
+// A transposing read's 32-lane phase touches rows r..r+3 and r+8..r+11 (r a
+// multiple of 4) of a B operand's shared tile. With 32-byte groups, a
+// flipped swizzle gives those eight rows eight different phases, so their
+// 32-byte pieces land in different banks; the plain one repeats its phases
+// every 8 rows. Either way each row's columns are only permuted, with the
+// groups kept whole.
+TEST_F(TileAccessTest, FlippedSwizzleSeparatesRowsEightApart) {
+  auto plain = SwizzleAttr::get(&context, 16, 1, 8);
+  auto flipped = SwizzleAttr::get(&context, 16, 1, 8, /*flip=*/true);
+  EXPECT_EQ(plain.getRowPeriod(), 8);
+  EXPECT_EQ(flipped.getRowPeriod(), 16);
+  for (int64_t r = 0; r < 64; r += 4) {
+    std::set<int64_t> plainPhases, flippedPhases;
+    for (int64_t row : {r, r + 1, r + 2, r + 3, r + 8, r + 9, r + 10, r + 11}) {
+      plainPhases.insert(plain.phaseOf(row));
+      flippedPhases.insert(flipped.phaseOf(row));
+    }
+    EXPECT_EQ(plainPhases.size(), 4u) << "rows from " << r;
+    EXPECT_EQ(flippedPhases.size(), 8u) << "rows from " << r;
+  }
+  for (int64_t row = 0; row < 64; ++row) {
+    EXPECT_EQ(flipped.phaseOf(row), flipped.phaseOf(row + 16));
+    std::set<int64_t> columns;
+    for (int64_t col = 0; col < 128; ++col) {
+      int64_t stored = flipped.swizzleColumn(row, col);
+      EXPECT_EQ(stored % 16, col % 16);
+      columns.insert(stored);
+    }
+    EXPECT_EQ(columns.size(), 128u);
+    EXPECT_EQ(*columns.rbegin(), 127);
+  }
 }
 
 } // namespace

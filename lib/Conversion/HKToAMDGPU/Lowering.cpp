@@ -641,6 +641,17 @@ Value lowering::swizzledColumn(OpBuilder &b, Location loc, SharedTileType type,
       b, loc,
       arith::ShRUIOp::create(b, loc, row, constI32(b, loc, perPhaseLog)),
       constI32(b, loc, swizzle.getMaxPhase() - 1));
+  if (swizzle.getFlip()) {
+    // The top phase bit flips on odd runs of per_phase * max_phase rows:
+    // row bit log2(run) moved down to bit log2(max_phase / 2).
+    unsigned runLog = perPhaseLog + llvm::Log2_32(swizzle.getMaxPhase());
+    unsigned topLog = llvm::Log2_32(swizzle.getMaxPhase() / 2);
+    Value flipped = arith::AndIOp::create(
+        b, loc,
+        arith::ShRUIOp::create(b, loc, row, constI32(b, loc, runLog - topLog)),
+        constI32(b, loc, swizzle.getMaxPhase() / 2));
+    phase = arith::XOrIOp::create(b, loc, phase, flipped);
+  }
   Value permuted = arith::XOrIOp::create(b, loc, group, phase);
   return arith::OrIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, permuted, constI32(b, loc, vecLog)),

@@ -200,14 +200,14 @@ void emitGlobalTileStore(OpBuilder &b, Location loc,
 //===----------------------------------------------------------------------===//
 
 /// Rows and columns by which an element of `type` may move without changing
-/// how the swizzle permutes it: the swizzle's phase repeats every
-/// `per_phase * max_phase` rows, and XOR-ing a group index with a phase
-/// below `max_phase` leaves its bits from log2(max_phase) up alone.
+/// how the swizzle permutes it: the swizzle's phase repeats every row
+/// period, and XOR-ing a group index with a phase below `max_phase` leaves
+/// its bits from log2(max_phase) up alone.
 static std::pair<int64_t, int64_t> swizzlePeriods(SharedTileType type) {
   auto swizzle = dyn_cast_if_present<SwizzleAttr>(type.getSwizzle());
   if (!swizzle || swizzle.isIdentity())
     return {1, 1};
-  return {int64_t(swizzle.getPerPhase()) * swizzle.getMaxPhase(),
+  return {swizzle.getRowPeriod(),
           int64_t(swizzle.getVec()) * swizzle.getMaxPhase()};
 }
 

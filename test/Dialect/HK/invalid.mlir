@@ -55,6 +55,16 @@ func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1,
 
 // -----
 
+// expected-error @below {{a swizzle with flip needs max_phase >= 2: the identity has no phase bit to flip}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 1, flip>>
+
+// -----
+
+// expected-error @below {{expected 'flip'}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, flop>>
+
+// -----
+
 // expected-error @below {{ping-pong runs two groups of four waves (one per SIMD each), so it needs 8 waves, got 4}}
 module attributes {test.s = #hk.pingpong<waves = 4>} {}
 

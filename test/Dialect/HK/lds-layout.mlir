@@ -76,3 +76,35 @@ hk.kernel @copy_only(%a: !hk.gl<?x?xf32>) waves(2) {
   hk.return
 }
 }
+
+// -----
+
+// gfx950 reads a row-major B operand with transposing reads, whose 32-lane
+// phases take 32 bytes from each of rows r..r+3 and r+8..r+11: 32-byte
+// groups, their phase flipped every other 8 rows so that all eight rows
+// differ. gfx942 reads the same tile element by element.
+// CHECK-LABEL: hk.kernel @transposed_b_gfx950
+// CHECK: hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @transposed_b_gfx950(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<64x128xbf16>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<64x128xbf16>
+  %t = hk.load %s[%c0, %c0] : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16, #hk.mfma<b, 16x16x32>>
+  hk.return
+}
+}
+
+// -----
+
+// CHECK-LABEL: hk.kernel @transposed_b_gfx942
+// CHECK: hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 8, per_phase = 2, max_phase = 8>>
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @transposed_b_gfx942(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<64x128xbf16>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<64x128xbf16>
+  %t = hk.load %s[%c0, %c0] : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16, #hk.mfma<b, 16x16x32>>
+  hk.return
+}
+}

@@ -41,6 +41,8 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
   hk.barrier group 0
   // CHECK: hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   %s = hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
+  // CHECK: hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>>
+  %sf = hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>>
   // CHECK: hk.alloc : !hk.st<32x32xbf16, #hk.swizzle<none>>
   %s2 = hk.alloc : !hk.st<32x32xbf16, #hk.swizzle<none>>
   // CHECK: hk.alloc : !hk.st<64x64xbf16>

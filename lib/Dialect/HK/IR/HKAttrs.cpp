@@ -167,10 +167,18 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
       parser.parseKeyword("per_phase") || parser.parseEqual() ||
       parser.parseInteger(perPhase) || parser.parseComma() ||
       parser.parseKeyword("max_phase") || parser.parseEqual() ||
-      parser.parseInteger(maxPhase) || parser.parseGreater())
+      parser.parseInteger(maxPhase))
+    return {};
+  bool flip = false;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("flip"))
+      return {};
+    flip = true;
+  }
+  if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    vec, perPhase, maxPhase);
+                    vec, perPhase, maxPhase, flip);
 }
 
 void SwizzleAttr::print(AsmPrinter &printer) const {
@@ -179,25 +187,44 @@ void SwizzleAttr::print(AsmPrinter &printer) const {
     return;
   }
   printer << "<vec = " << getVec() << ", per_phase = " << getPerPhase()
-          << ", max_phase = " << getMaxPhase() << ">";
+          << ", max_phase = " << getMaxPhase();
+  if (getFlip())
+    printer << ", flip";
+  printer << ">";
 }
 
 LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   unsigned vec, unsigned perPhase,
-                                  unsigned maxPhase) {
+                                  unsigned maxPhase, bool flip) {
   for (auto [name, value] : {std::pair<StringRef, unsigned>{"vec", vec},
                              {"per_phase", perPhase},
                              {"max_phase", maxPhase}})
     if (value == 0 || !llvm::isPowerOf2_32(value))
       return emitError() << "swizzle " << name
                          << " must be a power of two, got " << value;
+  if (flip && maxPhase == 1)
+    return emitError() << "a swizzle with flip needs max_phase >= 2: the "
+                          "identity has no phase bit to flip";
   return success();
+}
+
+int64_t SwizzleAttr::phaseOf(int64_t row) const {
+  int64_t run = int64_t(getPerPhase()) * getMaxPhase();
+  int64_t phase = (row / getPerPhase()) % getMaxPhase();
+  if (getFlip() && (row / run) % 2)
+    phase ^= getMaxPhase() / 2;
+  return phase;
+}
+
+int64_t SwizzleAttr::getRowPeriod() const {
+  if (isIdentity())
+    return 1;
+  return int64_t(getPerPhase()) * getMaxPhase() * (getFlip() ? 2 : 1);
 }
 
 int64_t SwizzleAttr::swizzleColumn(int64_t row, int64_t col) const {
   int64_t vec = getVec();
-  int64_t phase = (row / getPerPhase()) % getMaxPhase();
-  return ((col / vec) ^ phase) * vec + col % vec;
+  return ((col / vec) ^ phaseOf(row)) * vec + col % vec;
 }
 
 //===----------------------------------------------------------------------===//

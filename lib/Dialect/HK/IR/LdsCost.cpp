@@ -163,14 +163,23 @@ void LdsAccessModel::addTransposedLoad(LdsCost &cost, SwizzleAttr swizzle,
 SmallVector<SwizzleAttr> hk::candidateSwizzles(MLIRContext *ctx, int64_t cols,
                                                int64_t bytes) {
   SmallVector<SwizzleAttr> candidates = {SwizzleAttr::get(ctx, 1, 1, 1)};
-  for (int64_t groupBytes : {4, 8, 16}) {
-    if (groupBytes < bytes)
-      continue;
-    int64_t vec = groupBytes / bytes;
-    for (int64_t perPhase : {1, 2, 4, 8})
-      for (int64_t maxPhase = 2; vec * maxPhase <= cols; maxPhase *= 2)
-        candidates.push_back(SwizzleAttr::get(ctx, vec, perPhase, maxPhase));
-  }
+  auto add = [&](ArrayRef<int64_t> groups, bool flip) {
+    for (int64_t groupBytes : groups) {
+      if (groupBytes < bytes)
+        continue;
+      int64_t vec = groupBytes / bytes;
+      for (int64_t perPhase : {1, 2, 4, 8})
+        for (int64_t maxPhase = 2; vec * maxPhase <= cols; maxPhase *= 2)
+          candidates.push_back(
+              SwizzleAttr::get(ctx, vec, perPhase, maxPhase, flip));
+    }
+  };
+  // The plain swizzles first, so that they win ties; then 32-byte groups
+  // and the flipped variants, for reads that touch rows a phase period
+  // apart in one LDS phase (gfx950's transposing reads).
+  add({4, 8, 16}, /*flip=*/false);
+  add({32}, /*flip=*/false);
+  add({4, 8, 16, 32}, /*flip=*/true);
   return candidates;
 }
 

@@ -8,13 +8,11 @@
 
 using namespace hk;
 
-llvm::SmallVector<AccessUnit>
-hk::enumerateAccesses(const FragmentLayout &layout, int64_t rows, int64_t cols,
-                      int64_t elementBytes, int64_t maxWidth,
-                      int64_t maxBytes) {
-  int64_t width = std::min({layout.getColumnRun(), maxWidth,
-                            std::max<int64_t>(1, maxBytes / elementBytes)});
-  width = std::max<int64_t>(width, 1);
+/// One unit per `width` slots of every base block of a rows x cols tile.
+static llvm::SmallVector<AccessUnit> unitsPerBlock(const FragmentLayout &layout,
+                                                   int64_t rows, int64_t cols,
+                                                   int64_t width,
+                                                   bool transposed) {
   int64_t perBlock = layout.getElementsPerBlock();
   int64_t blocksPerRow = cols / layout.getBaseCols();
   llvm::SmallVector<AccessUnit> units;
@@ -24,9 +22,20 @@ hk::enumerateAccesses(const FragmentLayout &layout, int64_t rows, int64_t cols,
         auto [slotRow, slotCol] = layout.getSlotOffset(s);
         units.push_back({(br * blocksPerRow + bc) * perBlock + s,
                          br * layout.getBaseRows() + slotRow,
-                         bc * layout.getBaseCols() + slotCol, width});
+                         bc * layout.getBaseCols() + slotCol, width,
+                         transposed});
       }
   return units;
+}
+
+llvm::SmallVector<AccessUnit>
+hk::enumerateAccesses(const FragmentLayout &layout, int64_t rows, int64_t cols,
+                      int64_t elementBytes, int64_t maxWidth,
+                      int64_t maxBytes) {
+  int64_t width = std::min({layout.getColumnRun(), maxWidth,
+                            std::max<int64_t>(1, maxBytes / elementBytes)});
+  width = std::max<int64_t>(width, 1);
+  return unitsPerBlock(layout, rows, cols, width, /*transposed=*/false);
 }
 
 /// Elements one transposing read returns per lane.
@@ -57,18 +66,8 @@ hk::enumerateTransposedReads(const FragmentLayout &layout, int64_t rows,
       if (layout.getSlotOffset(s + i) != std::make_pair(row + i, col))
         return std::nullopt;
   }
-  int64_t blocksPerRow = cols / layout.getBaseCols();
-  llvm::SmallVector<AccessUnit> units;
-  for (int64_t br = 0; br < rows / layout.getBaseRows(); ++br)
-    for (int64_t bc = 0; bc < blocksPerRow; ++bc)
-      for (int64_t s = 0; s < perBlock; s += kTransposedRun) {
-        auto [slotRow, slotCol] = layout.getSlotOffset(s);
-        units.push_back({(br * blocksPerRow + bc) * perBlock + s,
-                         br * layout.getBaseRows() + slotRow,
-                         bc * layout.getBaseCols() + slotCol, kTransposedRun,
-                         /*transposed=*/true});
-      }
-  return units;
+  return unitsPerBlock(layout, rows, cols, kTransposedRun,
+                       /*transposed=*/true);
 }
 
 llvm::SmallVector<AccessUnit>

@@ -80,10 +80,9 @@ private:
     return pickSwizzle(&getContext(), type.getCols(),
                        getElementBits(type.getElementType()) / 8,
                        [&](SwizzleAttr candidate) -> std::optional<LdsCost> {
-                         int64_t period =
-                             candidate.getPerPhase() * candidate.getMaxPhase();
+                         int64_t period = candidate.getRowPeriod();
                          for (int64_t row : sliceRows)
-                           if (!candidate.isIdentity() && row % period)
+                           if (row % period)
                              return std::nullopt;
                          return model.evaluate(candidate, uses);
                        });

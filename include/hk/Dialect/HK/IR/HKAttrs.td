@@ -160,17 +160,35 @@ def HK_SwizzleAttr : HK_Attr<"Swizzle", "swizzle"> {
   let summary = "XOR swizzle of a shared tile";
   let description = [{
     Element `(r, c)` of a shared tile is stored at row `r`, column
-    `((c / vec) xor ((r / per_phase) mod max_phase)) * vec + c mod vec`:
-    groups of `vec` consecutive elements stay together and their position in
-    the row is permuted per row. `max_phase = 1` is the identity, printed as
-    `#hk.swizzle<none>`. All three parameters are powers of two.
+    `((c / vec) xor phase(r)) * vec + c mod vec`, where
+    `phase(r) = (r / per_phase) mod max_phase`: groups of `vec` consecutive
+    elements stay together and their position in the row is permuted per
+    row. `max_phase = 1` is the identity, printed as `#hk.swizzle<none>`.
+    All three parameters are powers of two.
+
+    With `flip`, every other run of `per_phase * max_phase` rows also
+    flips the phase's top bit: `phase(r) xor ((r / (per_phase * max_phase))
+    mod 2) * max_phase / 2`. Rows `r` and `r + per_phase * max_phase` then
+    have different phases, which a read touching both in one LDS phase (the
+    transposing reads of gfx950, 4 rows and the 4 rows 8 further) needs,
+    e.g. `#hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>`.
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
-                        "unsigned":$maxPhase);
+                        "unsigned":$maxPhase, DefaultValuedParameter<"bool", "false">:$flip);
+  let builders = [
+    AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase,
+                     "unsigned":$maxPhase), [{
+      return $_get($_ctxt, vec, perPhase, maxPhase, false);
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isIdentity() const { return getMaxPhase() == 1; }
+    /// The phase XORed into the group index of row `row`'s elements.
+    int64_t phaseOf(int64_t row) const;
+    /// Rows after which the phases repeat.
+    int64_t getRowPeriod() const;
     /// Column at which element (row, col) is stored.
     int64_t swizzleColumn(int64_t row, int64_t col) const;
   }];

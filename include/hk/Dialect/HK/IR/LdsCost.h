@@ -87,8 +87,8 @@ private:
 };
 
 /// The XOR swizzles worth trying for a tile with `cols` columns of
-/// `bytes`-byte elements: groups of 4 to 16 bytes, every phase period and
-/// phase count that fits the row.
+/// `bytes`-byte elements: groups of 4 to 32 bytes, every phase period and
+/// phase count that fits the row, with and without `flip`.
 llvm::SmallVector<SwizzleAttr> candidateSwizzles(mlir::MLIRContext *ctx,
                                                  int64_t cols, int64_t bytes);
 
