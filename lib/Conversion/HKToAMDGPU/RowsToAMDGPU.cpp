@@ -162,8 +162,15 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
   for (unsigned bit = 1; bit < 64; bit <<= 1) {
     if (!(mask & bit))
       continue;
-    result = combine(b, loc, kind, result,
-                     fromLaneXor(b, loc, result, bit, reduced, chip));
+    // Element by element: a packed combine (v_pk_add_f32) cannot take a
+    // DPP operand, and would leave every move a v_mov_b32_dpp of its own.
+    Value moved = fromLaneXor(b, loc, result, bit, reduced, chip);
+    SmallVector<Value> combined;
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      combined.push_back(combine(b, loc, kind,
+                                 vector::ExtractOp::create(b, loc, result, i),
+                                 vector::ExtractOp::create(b, loc, moved, i)));
+    result = vector::FromElementsOp::create(b, loc, type, combined);
     reduced |= bit;
   }
   return result;
