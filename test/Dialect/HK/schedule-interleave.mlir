@@ -29,8 +29,8 @@
 // CHECK-NEXT: hk.cluster compute {
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
-// CHECK-NEXT: hk.load
-// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.load %[[CA:[0-9]+]][
+// CHECK-NEXT: hk.load %[[CB:[0-9]+]][
 // CHECK-NEXT: hk.mma
 // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
 // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
@@ -61,7 +61,24 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.wait
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: scf.yield %[[D]],
+// The buffers trade places every iteration, so the loop is unrolled by two:
+// the second half, run when its iteration exists, prefetches into the
+// buffers the first half read and reads the ones it filled.
+// CHECK-NEXT: %[[SECOND:.*]] = arith.addi %[[K]], %[[STEP:.*]] : index
+// CHECK-NEXT: %[[HAS:.*]] = arith.cmpi slt, %[[SECOND]]
+// CHECK-NEXT: %[[D2:.*]] = scf.if %[[HAS]]
+// CHECK: hk.group_load async %{{.*}}, %[[CA]] inbounds
+// CHECK-NEXT: hk.group_load async %{{.*}}, %[[CB]] inbounds
+// CHECK-NEXT: hk.load %[[NA]][
+// CHECK-NEXT: hk.load %[[NB]][
+// CHECK-NEXT: hk.mma abt {{.*}}, %[[D]]
+// CHECK: hk.wait
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[D]]
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %[[D2]]
 
 // Pairs of MFMAs, one LDS read after each pair, no memory group: 16 rounds.
 // PAIRS: hk.mma

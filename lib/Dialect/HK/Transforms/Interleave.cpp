@@ -7,7 +7,9 @@
 // the cluster's instructions in groups, each of `mfma` MFMAs followed by
 // `ds_reads` LDS reads and `vmem` vector-memory reads, as many groups as
 // the MFMAs fill. Sizes the kernel's #hk.interleave or the pass options
-// do not give are chosen by the cost function of ScheduleCost.h.
+// do not give are chosen by the cost function of ScheduleCost.h. A loop
+// whose buffers trade places every iteration is then unrolled by two, as
+// ping-pong's is, so that its LDS addresses are fixed in each half.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,6 +214,7 @@ private:
       }
       addInstructionGroups(cluster, best.sizes);
     });
+    unrollSwappedBuffers(*loop);
     return success();
   }
 };

@@ -3,7 +3,8 @@
 //
 // What the schedule passes (hk-double-buffer, hk-ping-pong, hk-interleave)
 // share: finding a kernel's main loop, telling whether a kernel was
-// scheduled before, and counting the MFMAs an hk.mma issues.
+// scheduled before, counting the MFMAs an hk.mma issues, and unrolling a
+// double-buffered loop so that its buffers stay in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,15 @@ bool hasClusters(mlir::scf::ForOp loop);
 
 /// MFMA instructions an hk.mma with its instruction issues.
 int64_t countMfmas(MmaOp mma);
+
+/// Unrolls `loop` by two when some of its shared buffers trade places every
+/// iteration (as hk-double-buffer's current and spare tiles do, through the
+/// loop's iter_args). In each half the buffers are then fixed, so their LDS
+/// addresses become constants, folded into the immediate offsets of the
+/// LDS instructions, instead of values carried and re-added every
+/// iteration. The second half runs when its iteration exists (a uniform
+/// branch), so no copy of the loop is needed for an odd count.
+void unrollSwappedBuffers(mlir::scf::ForOp loop);
 
 /// The priority (s_setprio) of ping-pong's compute clusters.
 constexpr int32_t kComputePriority = 1;

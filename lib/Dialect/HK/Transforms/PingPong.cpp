@@ -10,12 +10,8 @@
 // cluster behind group 0: while one group computes, the other reads LDS.
 // Group 0 runs one extra barrier after the loop to balance the count.
 //
-// A loop whose shared buffers trade places every iteration (as
-// hk-double-buffer's current and spare tiles do, through the loop's
-// iter_args) is unrolled by two: in each half the buffers are then fixed,
-// so their LDS addresses become constants and the immediate offsets of the
-// reads instead of values carried and re-added every iteration. The second
-// half is skipped, by a uniform branch, when its iteration does not exist.
+// A loop whose shared buffers trade places every iteration is unrolled by
+// two (unrollSwappedBuffers in MainLoop.h).
 //
 // Why a loop from hk-double-buffer stays race-free: with the clusters
 // numbered by the barriers that close them, group 0 runs the memory
@@ -32,11 +28,8 @@
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 namespace hk {
 #define GEN_PASS_DEF_HKPINGPONG
@@ -104,103 +97,6 @@ void shiftPhases(scf::ForOp loop) {
   BarrierOp::create(b, loc, b.getI32IntegerAttr(1));
   b.setInsertionPointAfter(loop);
   BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
-}
-
-/// The positions of `loop`'s iter_args that trade places with another
-/// every iteration (argument i yields argument j and j yields i), for
-/// pairs of shared tiles whose final values nothing reads after the loop.
-SmallVector<unsigned> swappedBuffers(scf::ForOp loop) {
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  SmallVector<unsigned> swapped;
-  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
-    auto other = dyn_cast<BlockArgument>(yield.getOperand(i));
-    if (!isa<SharedTileType>(arg.getType()) || !other || other == arg ||
-        other.getOwner() != loop.getBody() || other.getArgNumber() == 0)
-      continue;
-    unsigned j = other.getArgNumber() - 1; // after the induction variable
-    if (yield.getOperand(j) == arg && loop.getResult(i).use_empty() &&
-        loop.getResult(j).use_empty())
-      swapped.push_back(i);
-  }
-  return swapped;
-}
-
-/// Unrolls `loop` by two when some of its buffers trade places every
-/// iteration. The second half runs when its iteration exists (a uniform
-/// branch), so no copy of the loop is needed for an odd count. After two
-/// swaps the buffers are back in place, and a skipped half ends the loop,
-/// so they stop being loop-carried: each half reads and fills fixed
-/// buffers.
-void unrollSwappedBuffers(scf::ForOp loop) {
-  // The second half's guard compares as a signed loop does.
-  if (loop.getUnsignedCmp())
-    return;
-  SmallVector<unsigned> swapped = swappedBuffers(loop);
-  if (swapped.empty())
-    return;
-  llvm::SmallBitVector fixed(loop.getNumRegionIterArgs());
-  for (unsigned i : swapped)
-    fixed.set(i);
-  auto carried = [&](ValueRange values) {
-    SmallVector<Value> kept;
-    for (auto [i, value] : llvm::enumerate(values))
-      if (!fixed.test(i))
-        kept.push_back(value);
-    return kept;
-  };
-
-  Location loc = loop.getLoc();
-  OpBuilder b(loop);
-  Value step = loop.getStep();
-  Value doubleStep = arith::AddIOp::create(b, loc, step, step);
-  auto unrolled =
-      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                         doubleStep, carried(loop.getInitArgs()));
-  unrolled->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
-  Block *body = unrolled.getBody();
-  if (!body->empty())
-    body->getTerminator()->erase();
-
-  // The values the first half starts from: the carried ones, and the
-  // buffers as they were before the loop.
-  SmallVector<Value> args(loop.getInitArgs());
-  for (auto [i, arg] : llvm::enumerate(
-           llvm::make_filter_range(llvm::seq<unsigned>(0, args.size()),
-                                   [&](unsigned i) { return !fixed.test(i); })))
-    args[arg] = unrolled.getRegionIterArgs()[i];
-
-  // One iteration of the original body at `iv` on `inputs`; returns what it
-  // yields.
-  auto cloneBody = [&](OpBuilder &cb, Value iv, ValueRange inputs) {
-    IRMapping map;
-    map.map(loop.getInductionVar(), iv);
-    map.map(loop.getRegionIterArgs(), inputs);
-    for (Operation &op : loop.getBody()->without_terminator())
-      cb.clone(op, map);
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    return llvm::map_to_vector(yield.getOperands(),
-                               [&](Value v) { return map.lookupOrDefault(v); });
-  };
-
-  OpBuilder bb = OpBuilder::atBlockEnd(body);
-  SmallVector<Value> first = cloneBody(bb, unrolled.getInductionVar(), args);
-  Value next = arith::AddIOp::create(bb, loc, unrolled.getInductionVar(), step);
-  Value more = arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, next,
-                                     loop.getUpperBound());
-  auto second = scf::IfOp::create(bb, loc, unrolled.getResultTypes(), more,
-                                  /*withElseRegion=*/true);
-  OpBuilder tb = OpBuilder::atBlockBegin(second.thenBlock());
-  scf::YieldOp::create(tb, loc, carried(cloneBody(tb, next, first)));
-  OpBuilder eb = OpBuilder::atBlockBegin(second.elseBlock());
-  scf::YieldOp::create(eb, loc, carried(first));
-  scf::YieldOp::create(bb, loc, second.getResults());
-
-  // The fixed buffers' results have no uses (swappedBuffers checks).
-  for (auto [result, replacement] :
-       llvm::zip(carried(SmallVector<Value>(loop.getResults())),
-                 unrolled.getResults()))
-    result.replaceAllUsesWith(replacement);
-  loop.erase();
 }
 
 LogicalResult schedulePingPong(KernelOp kernel, bool raisePriority) {
