@@ -236,6 +236,13 @@ KNOWN_MISCOMPILES = {
     (884, "O1"): "clang-22 folds a frame index into s_cselect_b32 "
                  "(si-fold-operands) and materialises it with an s_add_i32, "
                  "which overwrites SCC, between the s_cmp and the select",
+    (1628, "O1"): "clang-22 si-fold-operands folds 'v_or_b32 x, "
+                  "(v_not_b32 0)' to x instead of -1: the high word of an "
+                  "int64 |= ~zext(cmp) is stored unchanged ('v_mov_b32 v5, "
+                  "v5')",
+    (2291, "O1"): "clang-22 folds a frame index into s_cselect_b32 "
+                  "(si-fold-operands) and materialises it with an s_add_i32, "
+                  "which overwrites SCC, between the s_cmp and the select",
 }
 
 
