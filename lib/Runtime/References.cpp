@@ -147,11 +147,10 @@ llvm::Expected<Reference> hk::normReference(const HostArray &x,
   return ref;
 }
 
-llvm::Expected<Reference> hk::attentionReference(const HostArray &q,
-                                                 const HostArray &k,
-                                                 const HostArray &v,
-                                                 bool causal,
-                                                 const ElementType &out) {
+llvm::Expected<Reference>
+hk::attentionReference(const HostArray &q, const HostArray &k,
+                       const HostArray &v, bool causal, const ElementType &out,
+                       bool roundedSum) {
   for (auto [array, name] : {std::pair{&q, "Q"}, {&k, "K"}, {&v, "V"}})
     if (llvm::Error error = expectRank(*array, 3, name))
       return std::move(error);
@@ -173,10 +172,14 @@ llvm::Expected<Reference> hk::attentionReference(const HostArray &q,
   // (d*2^-24*sum|q k|) that exp2 turns into a relative error of the
   // weights (times ln 2, plus 2^-22 for exp2 and per rescale); P is rounded
   // to bf16 before P V (2^-8 of sum p|v|); sums over Nk keys in f32 add
-  // Nk*2^-24; a narrow output one rounding.
+  // Nk*2^-24; a narrow output one rounding. Normalised by the sum of the
+  // rounded P' = P(1 + e) instead, the weights P'/sum(P') are off by
+  // (e_j - mean(e)) / (1 + mean(e)): at most 2^-7 / (1 - 2^-8).
   double u = std::ldexp(1.0, -24);
   double uOut = outputRoundoff(out);
   double uP = std::ldexp(1.0, -8);
+  if (roundedSum)
+    uP = 2 * uP / (1 - uP);
   double scale = 1.0 / std::sqrt(double(d));
   Reference ref;
   ref.values.resize(heads * nq * d);
@@ -225,6 +228,9 @@ llvm::Expected<Reference> hk::attentionReference(const HostArray &q,
       }
     }
   ref.rule = outputRule(out) +
-             "2^-8*sum(p|v|)/l (P in bf16) + f32 score and sum error";
+             (roundedSum ? "2^-7*sum(p|v|)/l (P in bf16, l its sum) + f32 "
+                           "score and sum error"
+                         : "2^-8*sum(p|v|)/l (P in bf16) + f32 score and sum "
+                           "error");
   return ref;
 }

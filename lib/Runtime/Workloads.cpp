@@ -476,8 +476,9 @@ private:
 /// have KVH heads, query head h reading KV head h / (BH / KVH).
 class AttentionWorkload : public Workload {
 public:
-  AttentionWorkload(bool causal, std::optional<int64_t> rowsPerBlock)
-      : causal(causal), rowsPerBlock(rowsPerBlock) {}
+  AttentionWorkload(bool causal, bool roundedSum,
+                    std::optional<int64_t> rowsPerBlock)
+      : causal(causal), roundedSum(roundedSum), rowsPerBlock(rowsPerBlock) {}
 
   llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
@@ -523,7 +524,7 @@ public:
                       uint32_t(std::max<int64_t>(1, heads)), 1};
     auto outcome =
         launchAndCheck(device, module, signature, run, grid, options, [&] {
-          return attentionReference(q, k, v, causal, o.getType());
+          return attentionReference(q, k, v, causal, o.getType(), roundedSum);
         });
     if (outcome)
       outcome->description =
@@ -536,6 +537,7 @@ public:
 
 private:
   bool causal;
+  bool roundedSum; ///< The kernel divides by the sum of the bf16 P.
   std::optional<int64_t> rowsPerBlock;
 };
 
@@ -580,7 +582,14 @@ hk::run::makeWorkload(const RunSpec &spec) {
     if (causal != "0" && causal != "1")
       return makeError("line " + llvm::Twine(spec.line) +
                        ": causal must be 0 or 1, got '" + causal + "'");
-    return std::make_unique<AttentionWorkload>(causal == "1", *perBlock);
+    // psum: what the kernel sums into its normaliser, the f32
+    // probabilities or the bf16 ones P V multiplies.
+    std::string psum = spec.get("psum", "f32");
+    if (psum != "f32" && psum != "bf16")
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": psum must be f32 or bf16, got '" + psum + "'");
+    return std::make_unique<AttentionWorkload>(causal == "1", psum == "bf16",
+                                               *perBlock);
   }
   // block=RxC: the output tile of one block; optional as rows= is.
   std::optional<std::pair<int64_t, int64_t>> block;

@@ -38,11 +38,15 @@ llvm::Expected<Reference> normReference(const HostArray &x,
 /// O = softmax(Q K^T / sqrt(d)) V per head; Q: BH x Nq x d, K and V:
 /// KVH x Nk x d with KVH dividing BH (query head h reads KV head
 /// h / (BH / KVH)); optionally causal (query i sees keys j <= i). P is
-/// rounded to bf16 before P V, as the kernels do.
+/// rounded to bf16 before P V, as the kernels do. With `roundedSum` the
+/// kernel divides by the sum of the rounded P (taken by the MFMAs, P times
+/// a column of ones) instead of the f32 one, which doubles the bound of
+/// P's rounding.
 llvm::Expected<Reference> attentionReference(const HostArray &q,
                                              const HostArray &k,
                                              const HostArray &v, bool causal,
-                                             const ElementType &out);
+                                             const ElementType &out,
+                                             bool roundedSum = false);
 
 } // namespace hk
 

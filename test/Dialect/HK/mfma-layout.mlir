@@ -87,6 +87,29 @@ hk.kernel @pinned_instr() waves(4) {
 
 // -----
 
+// One tile multiplied twice in the same layout is converted once: the
+// conversion before the first product serves the second (attention's
+// probabilities times V and times a tile of ones).
+// CHECK-LABEL: hk.kernel @shared_conversion
+// CHECK: %[[P:.*]] = hk.zero : !hk.rt<32x32xbf16, row>
+// CHECK: %[[CP:.*]] = hk.convert_layout %[[P]] : !hk.rt<32x32xbf16, row> -> !hk.rt<32x32xbf16, #hk.mfma<a, 32x32x16>>
+// CHECK: hk.mma ab %[[CP]],
+// CHECK-NOT: hk.convert_layout %[[P]]
+// CHECK: hk.mma ab %[[CP]],
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @shared_conversion() waves(4) {
+  %p = hk.zero : !hk.rt<32x32xbf16, row>
+  %v = hk.zero : !hk.rt<32x32xbf16>
+  %w = hk.zero : !hk.rt<32x32xbf16>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma ab %p, %v, %c {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<32x32xbf16, row>, !hk.rt<32x32xbf16>, !hk.rt<32x32xf32>
+  %e = hk.mma ab %p, %w, %d {instr = #hk.mfma_shape<32x32x16>} : !hk.rt<32x32xbf16, row>, !hk.rt<32x32xbf16>, !hk.rt<32x32xf32>
+  hk.return
+}
+}
+
+// -----
+
 // fp8: FNUZ 16x16x32 on gfx942; on gfx950 the scaled f8f6f4 shapes
 // (16x16x128, or 32x32x64 when K is 64), which run at twice the rate.
 // CHECK-LABEL: hk.kernel @fp8_gfx942

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -451,6 +452,11 @@ private:
   /// Converts MFMA operands whose layout is not what the instruction reads,
   /// and converts results back to their class's layout.
   void insertConversions(ModuleOp module) {
+    // One conversion serves every MFMA it dominates that reads the same
+    // value in the same layout (a probability tile multiplied twice is
+    // moved once).
+    DominanceInfo dominance(module);
+    llvm::DenseMap<std::pair<Value, Type>, Value> converted;
     module.walk([&](MmaOp mma) {
       MfmaShapeAttr shape = *mma.getInstr();
       OpBuilder builder(mma);
@@ -468,8 +474,12 @@ private:
                               type.getCols()) &&
             (!mfma || mfma == required))
           continue;
-        entry.operand->set(ConvertLayoutOp::create(
-            builder, mma.getLoc(), type.withLayout(required), value));
+        Type target = type.withLayout(required);
+        Value &conversion = converted[{value, target}];
+        if (!conversion || !dominance.properlyDominates(conversion, mma))
+          conversion =
+              ConvertLayoutOp::create(builder, mma.getLoc(), target, value);
+        entry.operand->set(conversion);
       }
       auto accType = cast<RegisterTileType>(mma.getAcc().getType());
       auto resultType = cast<RegisterTileType>(mma.getType());
