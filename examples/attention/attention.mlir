@@ -78,7 +78,12 @@ module {
   // The same loop in HipKittens' two schedules; hk-schedule double-buffers
   // the K and V tiles (the next pair loads while this one is used) and
   // orders the work. Ping-pong: eight waves (128 query rows per block) in
-  // two groups taking turns between memory and MFMA clusters.
+  // two groups taking turns between memory and MFMA clusters. Both
+  // scheduled loops are bound by their VALU work, so they take the softmax's
+  // row sums on the MFMAs (P times a tile of ones, as
+  // attention_d128_gfx950.mlir does; psum=bf16 on their HK-RUN lines); the
+  // plain loops above and below wait on their loads instead, and the
+  // model predicts them slower that way.
   hk.kernel @attention_fwd_pingpong(
       %Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
       %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
@@ -109,13 +114,17 @@ module {
     %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
     %ninf = arith.constant 0xFF800000 : f32
     %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
-    %l0 = hk.zero : !hk.rv<16xf32>
+    %nosum = hk.zero : !hk.rv<16xf32>
+    // Every column of %l holds its row's running sum.
+    %l0 = hk.zero : !hk.rt<16x16xf32>
+    %one = arith.constant 1.0 : bf16
+    %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16>
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
     %sVt = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
-        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
+        -> (!hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x64xf32>) {
       hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.group_load %V[%kvh, %j, %c0], %sVt transpose
@@ -129,19 +138,24 @@ module {
       %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
           : !hk.rt<16x64xf32>
       // scale = log2(e) / sqrt(64)
-      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.18033688 : f32}
+      %p, %m1, %unused, %f = hk.softmax %sm, %m, %nosum {scale = 0.18033688 : f32}
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
       %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %ls = hk.mul_row %l, %f : !hk.rt<16x16xf32>, !hk.rv<16xf32>
+      %l1 = hk.mma ab %pb, %ones, %ls
+          : !hk.rt<16x64xbf16>, !hk.rt<64x16xbf16>, !hk.rt<16x16xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
       scf.yield %m1, %l1, %o1
-          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+          : !hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x64xf32>
     }
-    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    // The columns are equal: any one is the sum.
+    %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %lsum : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
@@ -178,13 +192,17 @@ module {
     %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
     %ninf = arith.constant 0xFF800000 : f32
     %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
-    %l0 = hk.zero : !hk.rv<16xf32>
+    %nosum = hk.zero : !hk.rv<16xf32>
+    // Every column of %l holds its row's running sum.
+    %l0 = hk.zero : !hk.rt<16x16xf32>
+    %one = arith.constant 1.0 : bf16
+    %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16>
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
     %sVt = hk.alloc : !hk.st<64x64xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
-        -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
+        -> (!hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x64xf32>) {
       hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
       hk.group_load %V[%kvh, %j, %c0], %sVt transpose
@@ -198,19 +216,24 @@ module {
       %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
           : !hk.rt<16x64xf32>
       // scale = log2(e) / sqrt(64)
-      %p, %m1, %l1, %f = hk.softmax %sm, %m, %l {scale = 0.18033688 : f32}
+      %p, %m1, %unused, %f = hk.softmax %sm, %m, %nosum {scale = 0.18033688 : f32}
           : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
       %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
       %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %ls = hk.mul_row %l, %f : !hk.rt<16x16xf32>, !hk.rv<16xf32>
+      %l1 = hk.mma ab %pb, %ones, %ls
+          : !hk.rt<16x64xbf16>, !hk.rt<64x16xbf16>, !hk.rt<16x16xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
       scf.yield %m1, %l1, %o1
-          : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
+          : !hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x64xf32>
     }
-    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    // The columns are equal: any one is the sum.
+    %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %lsum : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
@@ -291,6 +314,6 @@ module {
 }
 
 // HK-RUN: attention kernel=attention_fwd rows=64 shapes=1x64x64x64,2x128x192x64,3x70x100x64
-// HK-RUN: attention kernel=attention_fwd_pingpong rows=128 shapes=1x128x64x64,2x256x192x64,3x70x100x64
-// HK-RUN: attention kernel=attention_fwd_interleave rows=64 shapes=1x64x64x64,2x128x192x64,3x70x100x64
+// HK-RUN: attention kernel=attention_fwd_pingpong rows=128 psum=bf16 shapes=1x128x64x64,2x256x192x64,3x70x100x64
+// HK-RUN: attention kernel=attention_fwd_interleave rows=64 psum=bf16 shapes=1x64x64x64,2x128x192x64,3x70x100x64
 // HK-RUN: attention kernel=attention_causal rows=64 causal=1 shapes=1x64x64x64,2x192x192x64,2x100x130x64
