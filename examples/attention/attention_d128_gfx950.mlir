@@ -1,19 +1,24 @@
 // Flash-attention forward with head dimension 128 for gfx950, in the 4-wave
 // interleave schedule: attention_d128.mlir's loop, with hk-schedule
-// double-buffering the K and V tiles (64 KiB of LDS plus conversion scratch,
-// more than gfx942's 64 KiB) so that the next key tile's loads are in
-// flight while the current one is multiplied, and hk-interleave's cost
-// function ordering each compute cluster's MFMAs, LDS reads and prefetch
-// loads. V stays row-major in LDS, copied there direct-to-LDS like K, and
-// PV reads it as the B operand of P V with gfx950's transposing LDS reads
-// (ds_read_b64_tr_b16) instead of writing V^T element by element. The
-// softmax's row sums come from the MFMAs: P times a 64x16 tile of ones
-// accumulates each row's sum of the bf16 probabilities in every column of
-// a 16x16 accumulator, rescaled with the output, in two MFMAs per key tile
-// instead of the 28 VALU instructions of a cross-lane sum (hk.softmax's
-// own sum is left unused, and the lowering drops it). The output is then
-// normalised by the sum of the probabilities it was built from, which
-// doubles the bound of their rounding (the HK-RUN line's psum=bf16).
+// double-buffering the K and V tiles (64 KiB of LDS) so that the next key
+// tile's loads are in flight while the current one is multiplied, and
+// hk-interleave's cost function ordering each compute cluster's MFMAs, LDS
+// reads and prefetch loads.
+//
+// Each wave computes its scores transposed, S^T = K Q^T (keys x queries):
+// in the 16x16 accumulator layout a lane then holds 16 scores of one query,
+// so `hk.softmax cols` takes the column max mostly in the lane (two
+// cross-lane steps instead of four per row). The probabilities P^T stay in
+// that layout, and O = P V runs as `hk.mma atb` with both operands in the
+// accumulator layout: the MFMA pairs the same 16-row blocks of P^T and of
+// V, which is read from row-major LDS with gfx950's transposing reads
+// (ds_read_b64_tr_b16), so P never goes through LDS. The softmax's row
+// sums come from the MFMAs too: P times a 64x16 tile of ones accumulates
+// each query's sum of the bf16 probabilities in every column of a 16x16
+// accumulator, rescaled with the output (hk.softmax's own sum is left
+// unused, and the lowering drops it). The output is normalised by the sum
+// of the probabilities it was built from, which doubles the bound of their
+// rounding (the HK-RUN line's psum=bf16).
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @attention_fwd_d128_interleave(
       %Q: !hk.gl<?x?x128xbf16>, %K: !hk.gl<?x?x128xbf16>,
@@ -50,7 +55,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     // Every column of %l holds its row's running sum.
     %l0 = hk.zero : !hk.rt<16x16xf32>
     %one = arith.constant 1.0 : bf16
-    %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16>
+    %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
     %o0 = hk.zero : !hk.rt<16x128xf32>
     %sK = hk.alloc : !hk.st<64x128xbf16>
     %sV = hk.alloc : !hk.st<64x128xbf16>
@@ -63,23 +68,23 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
       hk.barrier
       %k = hk.load %sK : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>
-      %s0 = hk.zero : !hk.rt<16x64xf32>
-      %s = hk.mma abt %q, %k, %s0
-          : !hk.rt<16x128xbf16>, !hk.rt<64x128xbf16>, !hk.rt<16x64xf32>
+      %s0 = hk.zero : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
+      %st = hk.mma abt %k, %q, %s0
+          : !hk.rt<64x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
       %key0 = arith.muli %j, %c64 : index
-      %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
-          : !hk.rt<16x64xf32>
+      %sm = hk.bounds_mask %st[%key0, %qrow] within [%nk, %nq]
+          : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
       // scale = log2(e) / sqrt(128)
-      %p, %m1, %unused, %f = hk.softmax %sm, %m, %nosum {scale = 0.12751743 : f32}
-          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32}
+          : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %os = hk.mul_row %o, %f : !hk.rt<16x128xf32>, !hk.rv<16xf32>
-      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
-      %v = hk.load %sV : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>
-      %o1 = hk.mma ab %pb, %v, %os
-          : !hk.rt<16x64xbf16>, !hk.rt<64x128xbf16>, !hk.rt<16x128xf32>
+      %ptb = hk.convert %pt : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
+      %v = hk.load %sV : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>
+      %o1 = hk.mma atb %ptb, %v, %os
+          : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x128xf32>
       %ls = hk.mul_row %l, %f : !hk.rt<16x16xf32>, !hk.rv<16xf32>
-      %l1 = hk.mma ab %pb, %ones, %ls
-          : !hk.rt<16x64xbf16>, !hk.rt<64x16xbf16>, !hk.rt<16x16xf32>
+      %l1 = hk.mma atb %ptb, %ones, %ls
+          : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x16xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
       scf.yield %m1, %l1, %o1

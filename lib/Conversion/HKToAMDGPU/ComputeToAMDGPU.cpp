@@ -285,13 +285,36 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
 
     Value accAll = adaptor.getAcc();
     Value aAll = adaptor.getA(), bAll = adaptor.getB();
+    bool accOperands = hasAccumulatorOperands(op);
+    // An operand in the 16x16 accumulator layout (K x outer, see
+    // hasAccumulatorOperands): instruction step kk reads the lane's 4 rows
+    // of each of its consecutive 16-row blocks in column block `outer`.
+    auto accOperand = [&](Value all, RegisterTileType type, int64_t outer,
+                          int64_t kk) -> Value {
+      int64_t blocksPerRow = type.getCols() / 16;
+      int64_t blocks = shape.getK() / 16;
+      SmallVector<Value> elements;
+      for (int64_t b = 0; b < blocks; ++b) {
+        int64_t first = ((kk * blocks + b) * blocksPerRow + outer) * 4;
+        for (int64_t i = 0; i < 4; ++i)
+          elements.push_back(
+              vector::ExtractOp::create(rewriter, loc, all, first + i));
+      }
+      auto vecType =
+          VectorType::get({int64_t(elements.size())}, elements[0].getType());
+      return vector::FromElementsOp::create(rewriter, loc, vecType, elements);
+    };
     for (int64_t mi = 0; mi < mBlocks; ++mi)
       for (int64_t nj = 0; nj < nBlocks; ++nj) {
         int64_t cSlot = c.slot(mi, nj);
         Value acc = extractAt(rewriter, loc, accAll, cSlot, c.width());
         for (int64_t kk = 0; kk < kBlocks; ++kk) {
-          Value av = extractAt(rewriter, loc, aAll, a.slot(mi, kk), a.width());
-          Value bv = extractAt(rewriter, loc, bAll, b.slot(nj, kk), b.width());
+          Value av = accOperands ? accOperand(aAll, aType, mi, kk)
+                                 : extractAt(rewriter, loc, aAll,
+                                             a.slot(mi, kk), a.width());
+          Value bv = accOperands ? accOperand(bAll, bType, nj, kk)
+                                 : extractAt(rewriter, loc, bAll,
+                                             b.slot(nj, kk), b.width());
           acc = emitMfma(rewriter, loc, *instr, av, bv, acc);
         }
         accAll = insertAt(rewriter, loc, acc, accAll, cSlot);

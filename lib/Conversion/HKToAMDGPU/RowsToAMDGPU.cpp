@@ -507,7 +507,7 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
     if (!chip)
       return rewriter.notifyMatchFailure(op, "no target chip");
     Location loc = op.getLoc();
-    Alignment align = alignmentOf(op.getScores().getType(), true);
+    Alignment align = alignmentOf(op.getScores().getType(), op.alongRows());
     auto tileType = cast<VectorType>(adaptor.getScores().getType());
     auto vecType = cast<VectorType>(adaptor.getMax().getType());
 

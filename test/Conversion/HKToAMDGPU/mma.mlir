@@ -220,3 +220,30 @@ hk.kernel @atbt_gfx950() waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// Operands in the 16x16 accumulator layout: each 16x16x32 instruction takes
+// the lane's 4 rows of two consecutive 16-row blocks of A (64x16: blocks
+// at slots 0 and 4) and of B's column block (64x32: blocks (2kk, n) and
+// (2kk+1, n), slots 0 and 8 for n = 0).
+// CHECK-LABEL: llvm.func @acc_operands
+// CHECK-COUNT-8: vector.extract %{{.*}}[{{[0-7]}}] : bf16 from vector<16xbf16>
+// CHECK: %[[A:.*]] = vector.from_elements {{.*}} : vector<8xbf16>
+// CHECK: vector.extract %{{.*}}[0] : bf16 from vector<32xbf16>
+// CHECK: vector.extract %{{.*}}[3] : bf16 from vector<32xbf16>
+// CHECK: vector.extract %{{.*}}[8] : bf16 from vector<32xbf16>
+// CHECK: vector.extract %{{.*}}[11] : bf16 from vector<32xbf16>
+// CHECK: %[[B:.*]] = vector.from_elements {{.*}} : vector<8xbf16>
+// CHECK: amdgpu.mfma 16x16x32 %[[A]] * %[[B]]
+// CHECK-COUNT-3: amdgpu.mfma 16x16x32
+// CHECK-NOT: amdgpu.mfma
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @acc_operands() waves(1) {
+  %a = hk.zero : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
+  %b = hk.zero : !hk.rt<64x32xbf16, #hk.mfma<acc, 16x16x32>>
+  %c = hk.zero : !hk.rt<16x32xf32>
+  %d = hk.mma atb %a, %b, %c : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x32xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x32xf32>
+  hk.return
+}
+}

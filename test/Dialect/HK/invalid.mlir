@@ -857,6 +857,38 @@ hk.kernel @k() waves(4) {
   hk.return
 }
 
+// -----
+
+hk.kernel @k() waves(4) {
+  %s = hk.zero : !hk.rt<32x64xf32>
+  %m = hk.zero : !hk.rv<32xf32>
+  // expected-error @below {{running max needs one value per column (64), got a vector of 32}}
+  %p, %m1, %l1, %r = hk.softmax cols %s, %m, %m : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %a = hk.zero : !hk.rt<32x32xbf16, #hk.mfma<acc, 16x16x16>>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  // expected-error @below {{multiplies operands in the 16x16 accumulator layout, which needs a 16x16xK instruction with K a multiple of 16, got #hk.mfma_shape<32x32x8>}}
+  %d = hk.mma atb %a, %a, %c {instr = #hk.mfma_shape<32x32x8>} : !hk.rt<32x32xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<32x32xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<32x32xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %a = hk.zero : !hk.rt<32x32xbf16, #hk.mfma<acc, 16x16x16>>
+  %b = hk.zero : !hk.rt<32x32xbf16>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  // Only both operands in the accumulator layout pair their K order.
+  // expected-error @below {{operand A of 'atb' needs the 'b' MFMA layout, got #hk.mfma<acc, 16x16x16>}}
+  %d = hk.mma atb %a, %b, %c : !hk.rt<32x32xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<32x32xbf16>, !hk.rt<32x32xf32>
+  hk.return
+}
+
 //===----------------------------------------------------------------------===//
 // Clusters
 //===----------------------------------------------------------------------===//

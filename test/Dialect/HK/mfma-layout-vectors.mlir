@@ -93,3 +93,27 @@ hk.kernel @conflict(%X: !hk.gl<?x?xf32>, %V: !hk.gl<?xf32>) waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// hk.softmax cols: the statistics are the columns of the scores' layout
+// (S^T = K Q^T, a query per column); broadcasting the rescale onto the
+// rows of another accumulator converts it.
+// CHECK-LABEL: hk.kernel @softmax_cols
+// CHECK: hk.softmax cols {{.*}} : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32, #hk.vec<cols, #hk.mfma<acc, 16x16x32>>>
+// CHECK: hk.convert_layout %{{.*}} : !hk.rv<16xf32, #hk.vec<cols, #hk.mfma<acc, 16x16x32>>> -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x32>>>
+// CHECK: hk.mul_row
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @softmax_cols(%K: !hk.gl<?x?xbf16>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %k = hk.load %K[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<64x32xbf16>
+  %q = hk.load %K[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<16x32xbf16>
+  %s0 = hk.zero : !hk.rt<64x16xf32>
+  %st = hk.mma abt %k, %q, %s0 : !hk.rt<64x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<64x16xf32>
+  %m = hk.zero : !hk.rv<16xf32>
+  %p, %m1, %l1, %f = hk.softmax cols %st, %m, %m : !hk.rt<64x16xf32>, !hk.rv<16xf32>
+  %o = hk.zero : !hk.rt<16x32xf32, #hk.mfma<acc, 16x16x32>>
+  %os = hk.mul_row %o, %f : !hk.rt<16x32xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+  hk.return
+}
+}

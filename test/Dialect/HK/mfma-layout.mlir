@@ -110,6 +110,25 @@ hk.kernel @shared_conversion() waves(4) {
 
 // -----
 
+// atb with both operands in the 16x16 accumulator layout (hk.softmax cols
+// probabilities, V read to match): no conversion, and a 16x16 instruction
+// of the deepest K (gfx950's 16x16x32), whatever K the layouts name.
+// CHECK-LABEL: hk.kernel @acc_operands
+// CHECK-NOT: hk.convert_layout
+// CHECK: hk.mma atb {{.*}} {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<16x128xf32, #hk.mfma<acc, 16x16x32>>
+// CHECK-NOT: hk.convert_layout
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @acc_operands() waves(4) {
+  %p = hk.zero : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x16>>
+  %v = hk.zero : !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x16>>
+  %c = hk.zero : !hk.rt<16x128xf32>
+  %d = hk.mma atb %p, %v, %c : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<16x128xf32>
+  hk.return
+}
+}
+
+// -----
+
 // fp8: FNUZ 16x16x32 on gfx942; on gfx950 the scaled f8f6f4 shapes
 // (16x16x128, or 32x32x64 when K is 64), which run at twice the rate.
 // CHECK-LABEL: hk.kernel @fp8_gfx942

@@ -189,6 +189,9 @@ hk.kernel @rows() waves(1) {
   %k3 = hk.bounds_mask %k2[%c0, %c0] within [%c0, %c0] : !hk.rt<32x64xf32>
   // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = hk.softmax %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f32} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
   %p, %m, %l, %a = hk.softmax %k3, %m0, %m2 {scale = 0.125 : f32} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  // CHECK: hk.softmax cols %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f32} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  %cm0 = hk.zero : !hk.rv<64xf32>
+  %cp, %cm, %cl, %ca = hk.softmax cols %k3, %cm0, %cm0 {scale = 0.125 : f32} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
   hk.return
 }
 

@@ -98,6 +98,18 @@ MfmaOperand hk::getRequiredMfmaOperand(MmaForm form, bool isA) {
   return kAlongColumns ? MfmaOperand::A : MfmaOperand::B;
 }
 
+bool hk::hasAccumulatorOperands(MmaOp mma) {
+  if (mma.getForm() != MmaForm::AtB)
+    return false;
+  auto isAcc16 = [](Type type) {
+    auto layout = dyn_cast_if_present<MfmaLayoutAttr>(
+        cast<RegisterTileType>(type).getLayout());
+    return layout && layout.getOperand() == MfmaOperand::Acc &&
+           layout.getM() == 16 && layout.getN() == 16;
+  };
+  return isAcc16(mma.getA().getType()) && isAcc16(mma.getB().getType());
+}
+
 static std::string shapeString(int64_t rows, int64_t cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
@@ -563,10 +575,22 @@ static LogicalResult verifyMmaLayouts(MmaOp op, MfmaShapeAttr pinned) {
     RegisterTileType type;
     MfmaOperand role;
   };
-  Operand operands[] = {
-      {"A", op.getA().getType(), getRequiredMfmaOperand(op.getForm(), true)},
-      {"B", op.getB().getType(), getRequiredMfmaOperand(op.getForm(), false)},
-      {"C", op.getAcc().getType(), MfmaOperand::Acc}};
+  // Two accumulator-laid operands of `atb` (hasAccumulatorOperands) pair
+  // their K order; they need a 16x16 instruction.
+  bool accOperands = hasAccumulatorOperands(op);
+  if (accOperands && pinned &&
+      (pinned.getM() != 16 || pinned.getN() != 16 || pinned.getK() % 16))
+    return op.emitOpError()
+           << "multiplies operands in the 16x16 accumulator layout, which "
+              "needs a 16x16xK instruction with K a multiple of 16, got "
+           << pinned;
+  MfmaOperand aRole = accOperands ? MfmaOperand::Acc
+                                  : getRequiredMfmaOperand(op.getForm(), true);
+  MfmaOperand bRole = accOperands ? MfmaOperand::Acc
+                                  : getRequiredMfmaOperand(op.getForm(), false);
+  Operand operands[] = {{"A", op.getA().getType(), aRole},
+                        {"B", op.getB().getType(), bRole},
+                        {"C", op.getAcc().getType(), MfmaOperand::Acc}};
   std::optional<MfmaLayoutAttr> blockOwner, kOwner;
   StringRef blockName, kName;
   for (const Operand &operand : operands) {
@@ -826,8 +850,8 @@ LogicalResult SoftmaxOp::verify() {
   if (!scores.getElementType().isF32())
     return emitOpError() << "works on f32 scores, got "
                          << scores.getElementType();
-  return verifyAlignedVector(*this, scores, getMax().getType(),
-                             /*alongRows=*/true, "running max");
+  return verifyAlignedVector(*this, scores, getMax().getType(), alongRows(),
+                             "running max");
 }
 
 //===----------------------------------------------------------------------===//

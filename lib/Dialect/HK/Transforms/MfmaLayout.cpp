@@ -170,7 +170,10 @@ private:
   unsigned countConversions(MmaOp mma, MfmaShapeAttr shape, int64_t operandK,
                             LayoutClasses &classes) {
     unsigned conversions = 0;
+    bool accOperands = hasAccumulatorOperands(mma);
     for (MmaOperandRole entry : operandRoles(mma)) {
+      if (accOperands && entry.operand != &mma.getAccMutable())
+        continue;
       Value value = entry.operand->get();
       Attribute expected = expectedLayout(value, mma, classes);
       if (!expected)
@@ -200,6 +203,10 @@ private:
                            mma.getB().getType().getElementType())) {
       if (m % instr->m || n % instr->n || k % instr->k)
         continue;
+      // Accumulator-laid operands feed 16-row blocks to 16x16 instructions.
+      if (hasAccumulatorOperands(mma) &&
+          (instr->m != 16 || instr->n != 16 || instr->k % 16))
+        continue;
       auto shape =
           MfmaShapeAttr::get(mma.getContext(), instr->m, instr->n, instr->k);
       if (pinned && shape != pinned)
@@ -207,7 +214,11 @@ private:
       // Operand K: what written layouts hold, or the unpacked and the
       // 16-byte-run packings.
       SmallVector<int64_t, 2> operandKs;
-      if (std::optional<int64_t> written = writtenOperandK(mma))
+      // Accumulator-laid operands hold 4 rows per 16-row block whatever
+      // the instruction's K: their layouts name no operand K.
+      if (hasAccumulatorOperands(mma))
+        operandKs.push_back(instr->k);
+      else if (std::optional<int64_t> written = writtenOperandK(mma))
         operandKs.push_back(*written);
       else
         operandKs = {int64_t(instr->k), preferredOperandK(*instr, bytes, k)};
@@ -393,7 +404,8 @@ private:
             for (Value v :
                  {sm.getSum(), sm.getNewMax(), sm.getNewSum(), sm.getRescale()})
               classes.merge(sm.getMax(), v);
-            demands.push_back({sm, sm.getMax(), aligned(sm.getScores(), true)});
+            demands.push_back(
+                {sm, sm.getMax(), aligned(sm.getScores(), sm.alongRows())});
           });
     });
 
@@ -460,7 +472,11 @@ private:
     module.walk([&](MmaOp mma) {
       MfmaShapeAttr shape = *mma.getInstr();
       OpBuilder builder(mma);
+      bool accOperands = hasAccumulatorOperands(mma);
       for (MmaOperandRole entry : operandRoles(mma)) {
+        // Accumulator-laid A and B are read as they are.
+        if (accOperands && entry.operand != &mma.getAccMutable())
+          continue;
         Value value = entry.operand->get();
         auto type = cast<RegisterTileType>(value.getType());
         MfmaLayoutAttr required =

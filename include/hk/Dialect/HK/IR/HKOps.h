@@ -60,6 +60,16 @@ const MfmaInstr *getMfmaInstr(const ChipInfo &chip, MmaOp mma);
 /// the A-operand layout, the others the B-operand layout.
 MfmaOperand getRequiredMfmaOperand(MmaForm form, bool isA);
 
+/// True when `mma` multiplies two operands held in the 16x16 MFMA
+/// accumulator layout: an `atb` product (A is K x M, B is K x N) whose A
+/// and B both carry `#hk.mfma<acc, 16x16xK>`. Each lane then feeds the
+/// instruction the rows it holds of consecutive 16-row blocks: K slot
+/// 4r*g + j of lane group g (r blocks per instruction) is row 4g + j % 4 of
+/// block j / 4, the same order on both sides, so the products pair up and
+/// the sum over K is unchanged. An accumulator (S^T's probabilities) is
+/// then an operand without moving between lanes.
+bool hasAccumulatorOperands(MmaOp mma);
+
 } // namespace hk
 
 #endif // HK_DIALECT_HK_IR_HKOPS_H

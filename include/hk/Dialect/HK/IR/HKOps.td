@@ -359,9 +359,18 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     `hk-mfma-layout` from the chip, element type and shapes, or pinned with
     `instr`.
 
+    An `atb` product may take both A and B in the 16x16 accumulator layout
+    (`#hk.mfma<acc, 16x16xK>`): each lane feeds a 16x16 instruction its 4
+    rows of consecutive 16-row blocks, the same order of K on both sides,
+    so an accumulator is an operand as it is (attention's P^T computed as
+    S^T = K Q^T, with V read to match).
+
     ```mlir
     %d = hk.mma abt %a, %b, %c
         : !hk.rt<64x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<64x64xf32>
+    %o = hk.mma atb %pt, %v, %o0
+        : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>,
+          !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x128xf32>
     ```
   }];
   let arguments = (ins HK_MmaForm:$form, HK_RegisterTileType:$a,
@@ -639,12 +648,18 @@ def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
     (and so the row of any output divided by the sum). The lowering expands the op into the same cross-lane
     row reductions and in-lane broadcasts as `hk.row_max`/`hk.sub_row`.
 
+    With `cols` every column is a softmax instead (the statistics are
+    column vectors, as `hk.col_max` gives): for scores held transposed,
+    S^T = K Q^T, whose columns are the queries.
+
     ```mlir
     %p, %m1, %l1, %r = hk.softmax %s, %m0, %l0 {scale = 0.18 : f32}
         : !hk.rt<64x64xf32>, !hk.rv<64xf32>
+    %pt, %mt, %lt, %rt = hk.softmax cols %st, %m0, %l0 {scale = 0.18 : f32}
+        : !hk.rt<64x16xf32>, !hk.rv<16xf32>
     ```
   }];
-  let arguments = (ins HK_RegisterTileType:$scores,
+  let arguments = (ins UnitAttr:$cols, HK_RegisterTileType:$scores,
                        HK_RegisterVectorType:$max,
                        HK_RegisterVectorType:$sum,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
@@ -653,9 +668,13 @@ def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
                       HK_RegisterVectorType:$new_sum,
                       HK_RegisterVectorType:$rescale);
   let assemblyFormat = [{
-    $scores `,` $max `,` $sum attr-dict `:` qualified(type($scores)) `,` qualified(type($max))
+    (`cols` $cols^)? $scores `,` $max `,` $sum attr-dict `:` qualified(type($scores)) `,` qualified(type($max))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True for one softmax per row, false per column (`cols`).
+    bool alongRows() { return !getCols(); }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
