@@ -98,11 +98,14 @@ hk.kernel @conflict(%X: !hk.gl<?x?xf32>, %V: !hk.gl<?xf32>) waves(1) {
 
 // hk.softmax cols: the statistics are the columns of the scores' layout
 // (S^T = K Q^T, a query per column); broadcasting the rescale onto the
-// rows of another accumulator converts it.
+// rows of other accumulators converts it, once.
 // CHECK-LABEL: hk.kernel @softmax_cols
 // CHECK: hk.softmax cols {{.*}} : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32, #hk.vec<cols, #hk.mfma<acc, 16x16x32>>>
-// CHECK: hk.convert_layout %{{.*}} : !hk.rv<16xf32, #hk.vec<cols, #hk.mfma<acc, 16x16x32>>> -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x32>>>
-// CHECK: hk.mul_row
+// The second broadcast reuses the first's conversion.
+// CHECK: %[[F:.*]] = hk.convert_layout %{{.*}} : !hk.rv<16xf32, #hk.vec<cols, #hk.mfma<acc, 16x16x32>>> -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x32>>>
+// CHECK: hk.mul_row %{{.*}}, %[[F]]
+// CHECK-NOT: hk.convert_layout
+// CHECK: hk.mul_row %{{.*}}, %[[F]]
 module attributes {hk.target = #hk.target<"gfx950">} {
 hk.kernel @softmax_cols(%K: !hk.gl<?x?xbf16>) waves(1) {
   %c0 = arith.constant 0 : index
@@ -114,6 +117,8 @@ hk.kernel @softmax_cols(%K: !hk.gl<?x?xbf16>) waves(1) {
   %p, %m1, %l1, %f = hk.softmax cols %st, %m, %m : !hk.rt<64x16xf32>, !hk.rv<16xf32>
   %o = hk.zero : !hk.rt<16x32xf32, #hk.mfma<acc, 16x16x32>>
   %os = hk.mul_row %o, %f : !hk.rt<16x32xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+  %l = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %ls = hk.mul_row %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
   hk.return
 }
 }

@@ -446,13 +446,22 @@ private:
              << " for another use; convert it (hk.convert_layout) or give "
                 "the tiles involved the same MFMA shape or layout";
     };
+    // One conversion serves every broadcast it dominates that needs the
+    // same vector in the same layout.
+    DominanceInfo dominance(module);
+    llvm::DenseMap<std::pair<Value, Type>, Value> converted;
     for (const Demand &d : demands) {
       auto type = cast<RegisterVectorType>(d.vector.getType());
       if (d.broadcast && !vectorLayoutsEquivalent(type.getLayout(), d.layout,
                                                   type.getLength())) {
-        OpBuilder builder(d.op);
-        d.broadcast->set(ConvertLayoutOp::create(
-            builder, d.op->getLoc(), type.withLayout(d.layout), d.vector));
+        Type target = type.withLayout(d.layout);
+        Value &conversion = converted[{d.vector, target}];
+        if (!conversion || !dominance.properlyDominates(conversion, d.op)) {
+          OpBuilder builder(d.op);
+          conversion = ConvertLayoutOp::create(builder, d.op->getLoc(), target,
+                                               d.vector);
+        }
+        d.broadcast->set(conversion);
         continue;
       }
       if (failed(check(d.op, d.vector, d.layout)))
