@@ -8,13 +8,16 @@
 // Each wave computes its scores transposed, S^T = K Q^T (keys x queries):
 // in the 16x16 accumulator layout a lane then holds 16 scores of one query,
 // so `hk.softmax cols` takes the column max mostly in the lane (two
-// cross-lane steps instead of four per row). The probabilities P^T stay in
-// that layout, and O = P V runs as `hk.mma atb` with both operands in the
-// accumulator layout: the MFMA pairs the same 16-row blocks of P^T and of
-// V, which is read from row-major LDS with gfx950's transposing reads
-// (ds_read_b64_tr_b16), so P never goes through LDS. The softmax's row
-// sums come from the MFMAs too: P times a 64x16 tile of ones accumulates
-// each query's sum of the bf16 probabilities in every column of a 16x16
+// cross-lane steps instead of four per row). The output is built
+// transposed too, O^T = V^T P^T, as `hk.mma atb` with both operands in the
+// accumulator layout: the MFMA pairs the same 16-row blocks of V and P^T,
+// P^T is multiplied as it leaves the accumulator (P never goes through
+// LDS), V is read from row-major LDS with gfx950's transposing reads
+// (ds_read_b64_tr_b16), and each lane's O^T column is its own query, so
+// the rescale factors apply where they are. `hk.transpose` hands the
+// finished O^T to the store as O without moving data. The softmax's sums
+// come from the MFMAs too: a 64x16 tile of ones times P^T accumulates each
+// query's sum of the bf16 probabilities in every row of a 16x16
 // accumulator, rescaled with the output (hk.softmax's own sum is left
 // unused, and the lowering drops it). The output is normalised by the sum
 // of the probabilities it was built from, which doubles the bound of their
@@ -52,16 +55,17 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %ninf = arith.constant 0xFF800000 : f32
     %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
     %nosum = hk.zero : !hk.rv<16xf32>
-    // Every column of %l holds its row's running sum.
-    %l0 = hk.zero : !hk.rt<16x16xf32>
+    // Every row of %l holds each query's (column's) running sum.
+    %l0 = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
     %one = arith.constant 1.0 : bf16
     %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
-    %o0 = hk.zero : !hk.rt<16x128xf32>
+    %o0 = hk.zero : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     %sK = hk.alloc : !hk.st<64x128xbf16>
     %sV = hk.alloc : !hk.st<64x128xbf16>
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
-        -> (!hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x128xf32>) {
+        -> (!hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
+            !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>) {
       hk.group_load %K[%kvh, %j, %c0], %sK
           : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
       hk.group_load %V[%kvh, %j, %c0], %sV
@@ -77,22 +81,24 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       // scale = log2(e) / sqrt(128)
       %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32}
           : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
-      %os = hk.mul_row %o, %f : !hk.rt<16x128xf32>, !hk.rv<16xf32>
+      %os = hk.mul_col %o, %f : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %ptb = hk.convert %pt : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
       %v = hk.load %sV : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>
-      %o1 = hk.mma atb %ptb, %v, %os
-          : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x128xf32>
-      %ls = hk.mul_row %l, %f : !hk.rt<16x16xf32>, !hk.rv<16xf32>
-      %l1 = hk.mma atb %ptb, %ones, %ls
-          : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x16xf32>
+      %o1 = hk.mma atb %v, %ptb, %os
+          : !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
+      %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+      %l1 = hk.mma atb %ones, %ptb, %ls
+          : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
       scf.yield %m1, %l1, %o1
-          : !hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x128xf32>
+          : !hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
+            !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     }
-    // The columns are equal: any one is the sum.
-    %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
-    %out = hk.div_row %r#2, %lsum : !hk.rt<16x128xf32>, !hk.rv<16xf32>
+    // The rows are equal: any one is the sum.
+    %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+    %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<16x128xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
     hk.return
