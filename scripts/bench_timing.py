@@ -69,11 +69,14 @@ ATTENTION = [
     ("attention/attention.mlir", "attention_causal", 64, 4, 64, True),
     ("attention/attention_d128.mlir", "attention_fwd_d128", 128, 4, 64,
      False),
+    ("attention/attention_gfx950.mlir", "attention_fwd_interleave_gfx950", 64,
+     4, 64, False),
     ("attention/attention_d128_gfx950.mlir", "attention_fwd_d128_interleave",
      128, 4, 64, False),
 ]
 # Attention kernels that run on one chip only.
-ATTENTION_CHIPS = {"attention_fwd_d128_interleave": "gfx950"}
+ATTENTION_CHIPS = {"attention_fwd_interleave_gfx950": "gfx950",
+                   "attention_fwd_d128_interleave": "gfx950"}
 # (example, kernel, head dimension, causal) of the fused backward.
 ATTENTION_BWD = [
     ("attention/attention_bwd.mlir", "attention_bwd", 64, False),
