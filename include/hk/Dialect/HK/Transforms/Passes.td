@@ -157,8 +157,11 @@ def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
     the cluster's MFMAs, LDS reads and prefetch reads on one wave, with the
     timing model's figures for the chip (MFMA cycles, issue cadence, LDS
     cycles and latency, L2 latency); it needs the target chip (`hk-target`).
-    `remarks=true` reports each choice, its cost and that of 1/1/1. Run
-    after `hk-mfma-layout`.
+    `remarks=true` reports each choice, its cost and that of 1/1/1. A loop
+    whose shared buffers trade places every iteration (hk-double-buffer's)
+    is then unrolled by two, as `hk-ping-pong` does, so that each half
+    reads fixed buffers at immediate LDS offsets. Run after
+    `hk-mfma-layout`.
   }];
   let options = [
     Option<"mfmaPerGroup", "mfma-per-group", "int", /*default=*/"-1",
