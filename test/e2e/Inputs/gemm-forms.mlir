@@ -76,6 +76,41 @@ module {
     hk.return
   }
 
+  // The same in f16.
+  hk.kernel @gemm_atb_acc_f16(%A: !hk.gl<?x?xf16>, %B: !hk.gl<?x?xf16>,
+                               %C: !hk.gl<?x?xf32>) waves(1) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %ckm1 = arith.constant 31 : index
+    %ck = arith.constant 32 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %K = hk.dim %A[1] : !hk.gl<?x?xf16>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+
+    %sAt = hk.alloc : !hk.st<32x64xf16>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c = %zero)
+        -> !hk.rt<64x64xf32> {
+      hk.group_load %A[%bm, %k], %sAt transpose
+          : !hk.gl<?x?xf16>, !hk.st<32x64xf16>
+      hk.barrier
+      %at = hk.load %sAt
+          : !hk.st<32x64xf16> -> !hk.rt<32x64xf16, #hk.mfma<acc, 16x16x16>>
+      %b = hk.load %B[%k, %bn]
+          : !hk.gl<?x?xf16> -> !hk.rt<32x64xf16, #hk.mfma<acc, 16x16x16>>
+      %d = hk.mma atb %at, %b, %c
+          : !hk.rt<32x64xf16, #hk.mfma<acc, 16x16x16>>,
+            !hk.rt<32x64xf16, #hk.mfma<acc, 16x16x16>>, !hk.rt<64x64xf32>
+      // The read is done before the next tile overwrites LDS.
+      hk.barrier
+      scf.yield %d : !hk.rt<64x64xf32>
+    }
+    hk.store %acc, %C[%bm, %bn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+
   // C = A * B^T through hk.mma atbt: A transposed into LDS as above, B's
   // 64x32 (N x K) tile read straight into registers.
   hk.kernel @gemm_atbt_f16(%A: !hk.gl<?x?xf16>, %B: !hk.gl<?x?xf16>,
@@ -165,6 +200,7 @@ module {
 
 // HK-RUN: gemm kernel=gemm_atb_bf16 form=ab block=64x64 shapes=64x64x64,100x70x50
 // HK-RUN: gemm kernel=gemm_atb_acc_bf16 form=ab block=64x64 shapes=64x64x64,100x70x50
+// HK-RUN: gemm kernel=gemm_atb_acc_f16 form=ab block=64x64 shapes=64x64x64,100x70x50
 // HK-RUN: gemm kernel=gemm_atbt_f16 form=abt block=64x64 shapes=64x64x64,100x70x50
 // HK-RUN: gemm kernel=gemm_abt_k16_bf16 form=abt block=64x64 shapes=64x64x64,100x70x50
 // HK-RUN: gemm kernel=gemm_abt_f16_out form=abt block=64x64 shapes=64x64x64,100x70x50
