@@ -228,9 +228,8 @@ hk::attentionReference(const HostArray &q, const HostArray &k,
       }
     }
   ref.rule = outputRule(out) +
-             (roundedSum ? "2^-7*sum(p|v|)/l (P in bf16, l its sum) + f32 "
-                           "score and sum error"
-                         : "2^-8*sum(p|v|)/l (P in bf16) + f32 score and sum "
-                           "error");
+             (roundedSum ? "2^-7*sum(p|v|)/l (P in bf16, l its sum)"
+                         : "2^-8*sum(p|v|)/l (P in bf16)") +
+             " + f32 score and sum error";
   return ref;
 }

@@ -57,6 +57,31 @@ MfmaLayoutAttr requiredLayout(MmaOp mma, MfmaShapeAttr shape, int64_t operandK,
                              k);
 }
 
+/// Layout conversions inserted so far, so that one conversion of a value
+/// serves every later use it dominates that needs the same layout (a
+/// probability tile multiplied twice, a rescale vector broadcast onto two
+/// tiles) instead of moving the data once per use.
+class SharedConversions {
+public:
+  explicit SharedConversions(ModuleOp module) : dominance(module) {}
+
+  /// `value` converted to `target`, for `user`: an earlier conversion
+  /// that dominates it, or a new one right before it.
+  Value get(Value value, Type target, Operation *user) {
+    Value &conversion = converted[{value, target}];
+    if (!conversion || !dominance.properlyDominates(conversion, user)) {
+      OpBuilder builder(user);
+      conversion =
+          ConvertLayoutOp::create(builder, user->getLoc(), target, value);
+    }
+    return conversion;
+  }
+
+private:
+  DominanceInfo dominance;
+  llvm::DenseMap<std::pair<Value, Type>, Value> converted;
+};
+
 struct MmaOperandRole {
   OpOperand *operand;
   MfmaOperand role;
@@ -195,6 +220,7 @@ private:
     int64_t m = mma.getM(), n = mma.getN(), k = mma.getK();
     int64_t bytes = getElementBits(mma.getA().getType().getElementType()) / 8;
     MfmaShapeAttr pinned = mma.getInstrAttr();
+    bool accOperands = hasAccumulatorOperands(mma);
     MfmaShapeAttr best;
     int64_t bestK = 0;
     std::tuple<unsigned, int64_t, int64_t, unsigned> bestScore;
@@ -204,8 +230,7 @@ private:
       if (m % instr->m || n % instr->n || k % instr->k)
         continue;
       // Accumulator-laid operands feed 16-row blocks to 16x16 instructions.
-      if (hasAccumulatorOperands(mma) &&
-          (instr->m != 16 || instr->n != 16 || instr->k % 16))
+      if (accOperands && (instr->m != 16 || instr->n != 16 || instr->k % 16))
         continue;
       auto shape =
           MfmaShapeAttr::get(mma.getContext(), instr->m, instr->n, instr->k);
@@ -216,7 +241,7 @@ private:
       SmallVector<int64_t, 2> operandKs;
       // Accumulator-laid operands hold 4 rows per 16-row block whatever
       // the instruction's K: their layouts name no operand K.
-      if (hasAccumulatorOperands(mma))
+      if (accOperands)
         operandKs.push_back(instr->k);
       else if (std::optional<int64_t> written = writtenOperandK(mma))
         operandKs.push_back(*written);
@@ -446,22 +471,13 @@ private:
              << " for another use; convert it (hk.convert_layout) or give "
                 "the tiles involved the same MFMA shape or layout";
     };
-    // One conversion serves every broadcast it dominates that needs the
-    // same vector in the same layout.
-    DominanceInfo dominance(module);
-    llvm::DenseMap<std::pair<Value, Type>, Value> converted;
+    SharedConversions conversions(module);
     for (const Demand &d : demands) {
       auto type = cast<RegisterVectorType>(d.vector.getType());
       if (d.broadcast && !vectorLayoutsEquivalent(type.getLayout(), d.layout,
                                                   type.getLength())) {
-        Type target = type.withLayout(d.layout);
-        Value &conversion = converted[{d.vector, target}];
-        if (!conversion || !dominance.properlyDominates(conversion, d.op)) {
-          OpBuilder builder(d.op);
-          conversion = ConvertLayoutOp::create(builder, d.op->getLoc(), target,
-                                               d.vector);
-        }
-        d.broadcast->set(conversion);
+        d.broadcast->set(
+            conversions.get(d.vector, type.withLayout(d.layout), d.op));
         continue;
       }
       if (failed(check(d.op, d.vector, d.layout)))
@@ -473,11 +489,7 @@ private:
   /// Converts MFMA operands whose layout is not what the instruction reads,
   /// and converts results back to their class's layout.
   void insertConversions(ModuleOp module) {
-    // One conversion serves every MFMA it dominates that reads the same
-    // value in the same layout (a probability tile multiplied twice is
-    // moved once).
-    DominanceInfo dominance(module);
-    llvm::DenseMap<std::pair<Value, Type>, Value> converted;
+    SharedConversions conversions(module);
     module.walk([&](MmaOp mma) {
       MfmaShapeAttr shape = *mma.getInstr();
       OpBuilder builder(mma);
@@ -499,12 +511,8 @@ private:
                               type.getCols()) &&
             (!mfma || mfma == required))
           continue;
-        Type target = type.withLayout(required);
-        Value &conversion = converted[{value, target}];
-        if (!conversion || !dominance.properlyDominates(conversion, mma))
-          conversion =
-              ConvertLayoutOp::create(builder, mma.getLoc(), target, value);
-        entry.operand->set(conversion);
+        entry.operand->set(
+            conversions.get(value, type.withLayout(required), mma));
       }
       auto accType = cast<RegisterTileType>(mma.getAcc().getType());
       auto resultType = cast<RegisterTileType>(mma.getType());
