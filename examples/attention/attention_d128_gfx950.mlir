@@ -1,9 +1,20 @@
 // Flash-attention forward with head dimension 128 for gfx950, in the 4-wave
 // interleave schedule: attention_d128.mlir's loop, with hk-schedule
-// double-buffering the K and V tiles (64 KiB of LDS) so that the next key
-// tile's loads are in flight while the current one is multiplied, and
+// double-buffering 32-key K and V tiles (32 KiB of LDS) so that the next
+// key tile's loads are in flight while the current one is multiplied, and
 // hk-interleave's cost function ordering each compute cluster's MFMAs, LDS
-// reads and prefetch loads.
+// reads and prefetch loads. At 32 keys per tile a wave needs 114 VGPRs and
+// its block 32 KiB of LDS, so four waves share each SIMD; 64-key tiles
+// take twice the LDS and allow only two.
+//
+// The vector ALU work (the softmax: an exponential per score at quarter
+// rate, maxima, scaling, conversion) is about as long as the
+// MFMAs, and a SIMD issues one vector instruction per cycle of its
+// sequencer, VALU or MFMA, to its highest-priority ready wave. The loop
+// therefore runs its MFMAs at priority 1 and its softmax at priority 0
+// (`hk.priority`): whenever the matrix pipe frees, the wave with MFMAs to
+// issue gets the slot, and the other waves' softmax fills the slots in
+// between.
 //
 // Each wave computes its scores transposed, S^T = K Q^T (keys x queries):
 // in the 16x16 accumulator layout a lane then holds 16 scores of one query,
@@ -16,7 +27,7 @@
 // (ds_read_b64_tr_b16), and each lane's O^T column is its own query, so
 // the rescale factors apply where they are. `hk.transpose` hands the
 // finished O^T to the store as O without moving data. The softmax's sums
-// come from the MFMAs too: a 64x16 tile of ones times P^T accumulates each
+// come from the MFMAs too: a 32x16 tile of ones times P^T accumulates each
 // query's sum of the bf16 probabilities in every row of a 16x16
 // accumulator, rescaled with the output (hk.softmax's own sum is left
 // unused, and the lowering drops it). The output is normalised by the sum
@@ -31,8 +42,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c16 = arith.constant 16 : index
-    %c63 = arith.constant 63 : index
-    %c64 = arith.constant 64 : index
+    %c31 = arith.constant 31 : index
+    %c32 = arith.constant 32 : index
     %w = hk.wave_id
     %qb = hk.block_id x
     %bh = hk.block_id y
@@ -47,8 +58,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %qrow = arith.muli %qt, %c16 : index
     %nq = hk.dim %Q[1] : !hk.gl<?x?x128xbf16>
     %nk = hk.dim %K[1] : !hk.gl<?x?x128xbf16>
-    %nk63 = arith.addi %nk, %c63 : index
-    %tiles = arith.divui %nk63, %c64 : index
+    %nk31 = arith.addi %nk, %c31 : index
+    %tiles = arith.divui %nk31, %c32 : index
 
     %q = hk.load %Q[%bh, %qt, %c0]
         : !hk.gl<?x?x128xbf16> -> !hk.rt<16x128xbf16>
@@ -58,43 +69,50 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     // Every row of %l holds each query's (column's) running sum.
     %l0 = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
     %one = arith.constant 1.0 : bf16
-    %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
+    %ones = hk.fill %one : bf16 -> !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>
     %o0 = hk.zero : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
-    %sK = hk.alloc : !hk.st<64x128xbf16>
-    %sV = hk.alloc : !hk.st<64x128xbf16>
+    %sK = hk.alloc : !hk.st<32x128xbf16>
+    %sV = hk.alloc : !hk.st<32x128xbf16>
+    // The MFMAs issue at priority 1, the softmax at 0 (see above).
+    hk.priority 1
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
             !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>) {
       hk.group_load %K[%kvh, %j, %c0], %sK
-          : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
+          : !hk.gl<?x?x128xbf16>, !hk.st<32x128xbf16>
       hk.group_load %V[%kvh, %j, %c0], %sV
-          : !hk.gl<?x?x128xbf16>, !hk.st<64x128xbf16>
+          : !hk.gl<?x?x128xbf16>, !hk.st<32x128xbf16>
       hk.barrier
-      %k = hk.load %sK : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16>
-      %s0 = hk.zero : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
+      %k = hk.load %sK : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16>
+      %s0 = hk.zero : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %st = hk.mma abt %k, %q, %s0
-          : !hk.rt<64x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
-      %key0 = arith.muli %j, %c64 : index
+          : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
+      %key0 = arith.muli %j, %c32 : index
+      hk.priority 0
       %sm = hk.bounds_mask %st[%key0, %qrow] within [%nk, %nq]
-          : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
+          : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       // scale = log2(e) / sqrt(128)
       %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32}
-          : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+          : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %os = hk.mul_col %o, %f : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
-      %ptb = hk.convert %pt : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
-      %v = hk.load %sV : !hk.st<64x128xbf16> -> !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>
+      %ptb = hk.convert %pt : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>
+      // V's LDS reads come before the priority change, which orders memory
+      // operations, so that LLVM may start them during the softmax.
+      %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
+      hk.priority 1
       %o1 = hk.mma atb %v, %ptb, %os
-          : !hk.rt<64x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
+          : !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
       %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %l1 = hk.mma atb %ones, %ptb, %ls
-          : !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+          : !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
       // Every wave is done reading before the next tiles overwrite LDS.
       hk.barrier
       scf.yield %m1, %l1, %o1
           : !hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
             !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     }
+    hk.priority 0
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
     %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -105,4 +123,4 @@ module attributes {hk.target = #hk.target<"gfx950">} {
   }
 }
 
-// HK-RUN: attention kernel=attention_fwd_d128_interleave rows=64 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x128x192x128,3x70x100x128
+// HK-RUN: attention kernel=attention_fwd_d128_interleave rows=64 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x128x192x128,3x70x100x128,1x40x33x128

@@ -332,6 +332,22 @@ struct SelectLowering : public OpConversionPattern<arith::SelectOp> {
   }
 };
 
+struct PriorityLowering : public OpConversionPattern<PriorityOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PriorityOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Fenced, as a cluster's ends are: the priority changes exactly here.
+    Location loc = op.getLoc();
+    ROCDL::SchedBarrier::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+    ROCDL::SetPrioOp::create(rewriter, loc,
+                             rewriter.getI16IntegerAttr(op.getLevel()));
+    ROCDL::SchedBarrier::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ClusterLowering : public OpConversionPattern<ClusterOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -516,8 +532,8 @@ void lowering::populateKernelPatterns(HKTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const LdsPlan &, const WaitPlan &waits) {
   patterns.add<KernelLowering, ReturnLowering, WaveIdLowering, BlockIdLowering,
-               GridDimLowering, DimLowering, ClusterLowering, SelectLowering>(
-      converter, patterns.getContext());
+               GridDimLowering, DimLowering, ClusterLowering, PriorityLowering,
+               SelectLowering>(converter, patterns.getContext());
   patterns.add<WaitLowering, BarrierLowering>(converter, patterns.getContext(),
                                               waits);
 }

@@ -42,6 +42,24 @@ hk.kernel @pingpong() waves(8) schedule(#hk.pingpong<waves = 8>) {
   hk.return
 }
 
+// hk.priority sets the priority between scheduling barriers.
+// CHECK-LABEL: llvm.func @priority
+// CHECK: rocdl.sched.barrier 0
+// CHECK-NEXT: rocdl.s.setprio 2
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK: math.exp2
+// CHECK: rocdl.sched.barrier 0
+// CHECK-NEXT: rocdl.s.setprio 0
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK: llvm.return
+hk.kernel @priority() waves(4) {
+  %a = hk.zero : !hk.rt<16x16xf32, row>
+  hk.priority 2
+  %e = hk.exp2 %a : !hk.rt<16x16xf32, row>
+  hk.priority 0
+  hk.return
+}
+
 // A wave id used inside a loop is computed before it.
 // CHECK-LABEL: llvm.func @wave_id_in_loop
 // CHECK-NEXT: %[[TID:.*]] = rocdl.workitem.id.x

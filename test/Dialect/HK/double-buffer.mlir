@@ -135,6 +135,48 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
+// An hk.priority in the loop goes with the computation around it, in
+// place, in both versions of the compute cluster.
+// CHECK-LABEL: hk.kernel @priority
+// CHECK: scf.if
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.group_load async
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.exp2
+// CHECK-NEXT: hk.priority 1
+// CHECK-NEXT: hk.yield
+// CHECK: } else {
+// CHECK: hk.mma
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.exp2
+// CHECK-NEXT: hk.priority 1
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @priority(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.priority 0
+      %e = hk.exp2 %d : !hk.rt<16x16xf32>
+      hk.priority 1
+      hk.barrier
+      scf.yield %e : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
 // Tile indices that shrink as the loop goes on (K tiles walked backwards)
 // do not let the last iteration stand for all: no flag, and only the
 // guarded prefetch.

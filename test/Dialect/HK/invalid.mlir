@@ -1023,3 +1023,11 @@ hk.kernel @k() waves(4) {
   }
   hk.return
 }
+
+// -----
+
+hk.kernel @k() waves(4) {
+  // expected-error @below {{attribute 'level' failed to satisfy constraint}}
+  hk.priority 4
+  hk.return
+}

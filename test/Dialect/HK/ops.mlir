@@ -246,6 +246,10 @@ hk.kernel @clusters() waves(8) {
   // CHECK: hk.cluster compute priority 1 {
   hk.cluster compute priority 1 {
   }
+  // CHECK: hk.priority 1
+  hk.priority 1
+  // CHECK: hk.priority 0
+  hk.priority 0
   hk.return
 }
 

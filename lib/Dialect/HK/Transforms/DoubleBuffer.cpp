@@ -169,6 +169,11 @@ LogicalResult analyze(scf::ForOp loop, PlainLoop &plain) {
         return unsupported(barrier, "it is a wave-group barrier");
       continue;
     }
+    if (isa<PriorityOp>(op)) {
+      // Goes with the computation around it, in place.
+      appendToRun(plain.runs, Role::Compute, &op);
+      continue;
+    }
     if (auto read = dyn_cast<LoadOp>(op)) {
       if (!llvm::is_contained(plain.tiles, read.getSource()))
         return unsupported(read, "it reads memory other than a shared tile "

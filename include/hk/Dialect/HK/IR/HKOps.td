@@ -287,6 +287,32 @@ def HK_BarrierOp : HK_Op<"barrier"> {
   let hasVerifier = 1;
 }
 
+def HK_PriorityOp : HK_Op<"priority"> {
+  let summary = "the wave's issue priority from here on";
+  let description = [{
+    Sets the wave's issue priority (`s_setprio`, 0 to 3) for what follows,
+    until the next `hk.priority` or the end of a cluster with a `priority`.
+    A SIMD issues at most one vector instruction (VALU or MFMA) per cycle
+    of its sequencer, to the highest-priority ready wave. Running the code
+    that issues MFMAs at a higher priority than vector-ALU-heavy code (a
+    softmax) hands the issue slot to the wave that keeps the matrix pipe
+    busy whenever that pipe frees, and leaves the slots in between to the
+    other waves' vector work.
+
+    The lowering fences the op with scheduling barriers, so that LLVM
+    moves no instruction across it.
+
+    ```mlir
+    hk.priority 0
+    %p, %m1, %l1, %f = hk.softmax %s, %m, %l : ...
+    hk.priority 1
+    %o1 = hk.mma ab %p, %v, %o : ...
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<3>]>:$level);
+  let assemblyFormat = "$level attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Tile creation and conversion
 //===----------------------------------------------------------------------===//
