@@ -7,7 +7,10 @@
 // wave computes S = Q K^T on the MFMAs, one online-softmax step (hk.softmax
 // keeps the running row max and sum), rescales its f32 output accumulator
 // per row and adds P (rounded to bf16) times V. Keys past Nk are masked to
-// -inf; Nq and Nk are runtime sizes.
+// -inf; Nq and Nk are runtime sizes. The MFMAs issue at priority 1 and
+// the softmax at 0 (`hk.priority`, see attention_d128_gfx950.mlir): the
+// timing model predicts about a fifth more on MI355X with it, and the same
+// (attention_fwd) or 3% less (attention_causal) on MI325X.
 module {
   hk.kernel @attention_fwd(%Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
                            %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
@@ -42,6 +45,7 @@ module {
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
     %sVt = hk.alloc : !hk.st<64x64xbf16>
+    hk.priority 1
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
@@ -55,6 +59,7 @@ module {
       %s = hk.mma abt %q, %k, %s0
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       %key0 = arith.muli %j, %c64 : index
+      hk.priority 0
       %sm = hk.bounds_mask %s[%qrow, %key0] within [%nq, %nk]
           : !hk.rt<16x64xf32>
       // scale = log2(e) / sqrt(64)
@@ -63,6 +68,7 @@ module {
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
       %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      hk.priority 1
       %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
@@ -278,6 +284,7 @@ module {
     %o0 = hk.zero : !hk.rt<16x64xf32>
     %sK = hk.alloc : !hk.st<64x64xbf16>
     %sVt = hk.alloc : !hk.st<64x64xbf16>
+    hk.priority 1
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>) {
@@ -291,6 +298,7 @@ module {
       %s = hk.mma abt %q, %k, %s0
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       %key0 = arith.muli %j, %c64 : index
+      hk.priority 0
       %sc = hk.causal_mask %s[%qrow, %key0] : !hk.rt<16x64xf32>
       %sm = hk.bounds_mask %sc[%qrow, %key0] within [%nq, %nk]
           : !hk.rt<16x64xf32>
@@ -300,6 +308,7 @@ module {
       %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
       %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
       %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      hk.priority 1
       %o1 = hk.mma abt %pb, %vt, %os
           : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
       // Every wave is done reading before the next tiles overwrite LDS.
