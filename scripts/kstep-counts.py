@@ -16,7 +16,8 @@ with {k} for that dimension) and --kernel, e.g. attention's key tiles.
       --shape=512x1024 --k=4096,8192 --whole
   scripts/kstep-counts.py ... --max-valu=24    # exit 1 when VALU exceeds it
   scripts/kstep-counts.py examples/attention/attention_d128_gfx950.mlir \\
-      --chip=gfx950 --template=1x64x{k}x128 --k=1024,2048
+      --chip=gfx950 --kernel=attention_fwd_d128_interleave \\
+      --template=1x64x{k}x128 --k=1024,2048
 
 The counts are the emulator's measurements of the code object (dynamic
 instruction counts), not hardware timings.
