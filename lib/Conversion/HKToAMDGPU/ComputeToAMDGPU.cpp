@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace hk;
 using namespace hk::lowering;
@@ -278,14 +280,19 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
     const MfmaInstr *instr = chip ? getMfmaInstr(*chip, op) : nullptr;
     if (!instr)
       return rewriter.notifyMatchFailure(op, "MFMA not on the target chip");
-    OperandBlocks a = operandBlocks(aType, *instr, aTransposed, false);
-    // B's blocks are (k, n) unless B is stored N x K.
-    OperandBlocks b = operandBlocks(bType, *instr, !bTransposed, false);
     OperandBlocks c = operandBlocks(op.getAcc().getType(), *instr, false, true);
+    bool accOperands = hasAccumulatorOperands(op);
+    // Operands in the instruction's own layouts are sliced by block;
+    // operands in the accumulator layout are gathered by accOperand below.
+    std::optional<OperandBlocks> a, b;
+    if (!accOperands) {
+      a = operandBlocks(aType, *instr, aTransposed, false);
+      // B's blocks are (k, n) unless B is stored N x K.
+      b = operandBlocks(bType, *instr, !bTransposed, false);
+    }
 
     Value accAll = adaptor.getAcc();
     Value aAll = adaptor.getA(), bAll = adaptor.getB();
-    bool accOperands = hasAccumulatorOperands(op);
     // An operand in the 16x16 accumulator layout (K x outer, see
     // hasAccumulatorOperands): instruction step kk reads the lane's 4 rows
     // of each of its consecutive 16-row blocks in column block `outer`.
@@ -311,10 +318,10 @@ struct MmaLowering : public OpConversionPattern<MmaOp> {
         for (int64_t kk = 0; kk < kBlocks; ++kk) {
           Value av = accOperands ? accOperand(aAll, aType, mi, kk)
                                  : extractAt(rewriter, loc, aAll,
-                                             a.slot(mi, kk), a.width());
+                                             a->slot(mi, kk), a->width());
           Value bv = accOperands ? accOperand(bAll, bType, nj, kk)
                                  : extractAt(rewriter, loc, bAll,
-                                             b.slot(nj, kk), b.width());
+                                             b->slot(nj, kk), b->width());
           acc = emitMfma(rewriter, loc, *instr, av, bv, acc);
         }
         accAll = insertAt(rewriter, loc, acc, accAll, cSlot);
