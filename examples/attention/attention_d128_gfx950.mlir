@@ -11,11 +11,11 @@
 // The vector ALU work (the softmax: an exponential per score at quarter
 // rate, maxima, scaling, conversion) is about as long as the
 // MFMAs, and a SIMD issues one vector instruction per cycle of its
-// sequencer, VALU or MFMA, to its highest-priority ready wave. The loop
-// therefore runs its MFMAs at priority 1 and its softmax at priority 0
-// (`hk.priority`): whenever the matrix pipe frees, the wave with MFMAs to
-// issue gets the slot, and the other waves' softmax fills the slots in
-// between.
+// sequencer, VALU or MFMA, to its highest-priority ready wave. hk-interleave
+// therefore runs the loop's MFMAs at priority 1 and its softmax at 0
+// (`hk.priority`, placed because the compute cluster holds a softmax):
+// whenever the matrix pipe frees, the wave with MFMAs to issue gets the
+// slot, and the other waves' softmax fills the slots in between.
 //
 // Each wave computes its scores transposed, S^T = K Q^T (keys x queries):
 // in the 16x16 accumulator layout a lane then holds 16 scores of one query,
@@ -74,8 +74,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %o0 = hk.zero : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     %sK = hk.alloc : !hk.st<32x128xbf16>
     %sV = hk.alloc : !hk.st<32x128xbf16>
-    // The MFMAs issue at priority 1, the softmax at 0 (see above).
-    hk.priority 1
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
@@ -90,7 +88,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %st = hk.mma abt %k, %q, %s0
           : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %key0 = arith.muli %j, %c32 : index
-      hk.priority 0
       %sm = hk.bounds_mask %st[%key0, %qrow] within [%nk, %nq]
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       // scale = log2(e) / sqrt(128)
@@ -98,10 +95,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %os = hk.mul_col %o, %f : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %ptb = hk.convert %pt : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>
-      // V's LDS reads come before the priority change, which orders memory
-      // operations, so that LLVM may start them during the softmax.
       %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
-      hk.priority 1
       %o1 = hk.mma atb %v, %ptb, %os
           : !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
       %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -113,7 +107,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
             !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     }
-    hk.priority 0
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
     %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -170,8 +163,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %o0 = hk.zero : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     %sK = hk.alloc : !hk.st<32x128xbf16>
     %sV = hk.alloc : !hk.st<32x128xbf16>
-    // The MFMAs issue at priority 1, the softmax at 0 (see above).
-    hk.priority 1
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
@@ -186,7 +177,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %st = hk.mma abt %k, %q, %s0
           : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %key0 = arith.muli %j, %c32 : index
-      hk.priority 0
       // Transposed scores: row = key, column = query; keep key <= query.
       %sc = hk.triu %st[%key0, %qrow] : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %sm = hk.bounds_mask %sc[%key0, %qrow] within [%nk, %nq]
@@ -196,10 +186,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %os = hk.mul_col %o, %f : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %ptb = hk.convert %pt : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>
-      // V's LDS reads come before the priority change, which orders memory
-      // operations, so that LLVM may start them during the softmax.
       %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
-      hk.priority 1
       %o1 = hk.mma atb %v, %ptb, %os
           : !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
       %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -211,7 +198,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
             !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
     }
-    hk.priority 0
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
     %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>

@@ -4,7 +4,7 @@
 // K Q^T with `hk.softmax cols` and O^T = V^T P^T as `hk.mma atb` on
 // operands in the accumulator layout, V read with transposing LDS reads,
 // the softmax's sums on the MFMAs, the MFMAs at a higher issue priority
-// than the softmax; see that file for each step). Unlike there, the key
+// than the softmax (hk-interleave's); see that file for each step). Unlike there, the key
 // tiles stay 64 deep: at d = 64 the block needs only 32 KiB of LDS, and
 // the timing model predicts 32-key tiles slower here. It runs
 // on gfx950 only: gfx942 has no transposing LDS reads to give V the
@@ -50,9 +50,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %o0 = hk.zero : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
     %sK = hk.alloc : !hk.st<64x64xbf16>
     %sV = hk.alloc : !hk.st<64x64xbf16>
-    // The MFMAs issue at priority 1, the softmax at 0, as in
-    // attention_d128_gfx950.mlir.
-    hk.priority 1
     %r:3 = scf.for %j = %c0 to %tiles step %c1
         iter_args(%m = %m0, %l = %l0, %o = %o0)
         -> (!hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
@@ -67,7 +64,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %st = hk.mma abt %k, %q, %s0
           : !hk.rt<64x64xbf16>, !hk.rt<16x64xbf16>, !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
       %key0 = arith.muli %j, %c64 : index
-      hk.priority 0
       %sm = hk.bounds_mask %st[%key0, %qrow] within [%nk, %nq]
           : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
       // scale = log2(e) / sqrt(64)
@@ -75,10 +71,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %os = hk.mul_col %o, %f : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %ptb = hk.convert %pt : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>
-      // V's LDS reads come before the priority change, which orders memory
-      // operations, so that LLVM may start them during the softmax.
       %v = hk.load %sV : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16, #hk.mfma<acc, 16x16x32>>
-      hk.priority 1
       %o1 = hk.mma atb %v, %ptb, %os
           : !hk.rt<64x64xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
       %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -90,7 +83,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
           : !hk.rv<16xf32>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>,
             !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>
     }
-    hk.priority 0
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
     %outt = hk.div_col %r#2, %lsum : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>

@@ -148,8 +148,12 @@ void hk::buildHKSchedulePipeline(OpPassManager &pm,
                                  const SchedulePipelineOptions &options) {
   pm.addPass(createHKDoubleBuffer());
   pm.addPass(createHKPingPong(HKPingPongOptions{options.setprio}));
-  pm.addPass(createHKInterleave(HKInterleaveOptions{
-      options.mfmaPerGroup, options.dsReadsPerGroup, options.vmemPerGroup}));
+  HKInterleaveOptions interleave;
+  interleave.mfmaPerGroup = options.mfmaPerGroup;
+  interleave.dsReadsPerGroup = options.dsReadsPerGroup;
+  interleave.vmemPerGroup = options.vmemPerGroup;
+  interleave.priorities = options.setprio;
+  pm.addPass(createHKInterleave(interleave));
 }
 
 void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {

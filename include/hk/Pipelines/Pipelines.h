@@ -30,8 +30,9 @@ struct SchedulePipelineOptions
     : public mlir::PassPipelineOptions<SchedulePipelineOptions> {
   Option<bool> setprio{
       *this, "setprio",
-      llvm::cl::desc("Ping-pong: run compute clusters at raised priority "
-                     "with s_setprio"),
+      llvm::cl::desc("Run MFMA work at raised priority with s_setprio "
+                     "(ping-pong compute clusters; interleave clusters' "
+                     "MFMAs beside a softmax)"),
       llvm::cl::init(true)};
   Option<int> mfmaPerGroup{
       *this, "mfma-per-group",

@@ -7,7 +7,9 @@
 // the cluster's instructions in groups, each of `mfma` MFMAs followed by
 // `ds_reads` LDS reads and `vmem` vector-memory reads, as many groups as
 // the MFMAs fill. Sizes the kernel's #hk.interleave or the pass options
-// do not give are chosen by the cost function of ScheduleCost.h. A loop
+// do not give are chosen by the cost function of ScheduleCost.h. A
+// compute cluster that holds a softmax runs its MFMAs at issue priority 1
+// and the softmax at 0, unless the kernel sets priorities itself. A loop
 // whose buffers trade places every iteration is then unrolled by two, as
 // ping-pong's is, so that its LDS addresses are fixed in each half.
 //
@@ -128,6 +130,46 @@ void addInstructionGroups(ClusterOp cluster, GroupSizes sizes) {
   }
 }
 
+/// Issue priorities for a compute cluster whose MFMAs alternate with a
+/// softmax: each softmax, from the first operation after the MFMAs before
+/// it, runs at priority 0, the MFMAs after it at 1 (the loop is entered at
+/// 1; a cluster that ends in a softmax raises it again at its start). A SIMD
+/// issues one vector instruction (VALU or MFMA) per cycle of its sequencer to
+/// its highest-priority ready wave, so a wave with an MFMA to issue takes the
+/// slot whenever the matrix pipe frees and the other waves' softmax fills the
+/// slots in between (the timing model's arbitration, docs/timing.md). LDS reads
+/// written before the MFMAs stay before the raise, so that they may start
+/// during the softmax. Returns whether the cluster holds such a softmax.
+bool placePriorities(ClusterOp cluster) {
+  Block &body = cluster.getBody().front();
+  SmallVector<SoftmaxOp> softmaxes(body.getOps<SoftmaxOp>());
+  if (softmaxes.empty() || body.getOps<MmaOp>().empty())
+    return false;
+  OpBuilder b(cluster.getContext());
+  Location loc = cluster.getLoc();
+  auto priority = [&](Operation *before, int32_t level) {
+    b.setInsertionPoint(before);
+    PriorityOp::create(b, loc, b.getI32IntegerAttr(level));
+  };
+  bool endsLow = false;
+  for (SoftmaxOp softmax : softmaxes) {
+    Operation *start = softmax;
+    for (Operation *prev = start->getPrevNode();
+         prev && !isa<MmaOp, PriorityOp>(prev); prev = prev->getPrevNode())
+      start = prev;
+    priority(start, 0);
+    Operation *next = softmax->getNextNode();
+    while (next && !isa<MmaOp>(next))
+      next = next->getNextNode();
+    if (next)
+      priority(next, 1);
+    endsLow = !next;
+  }
+  if (endsLow)
+    priority(&body.front(), 1);
+  return true;
+}
+
 class InterleavePass : public hk::impl::HKInterleaveBase<InterleavePass> {
 public:
   using HKInterleaveBase::HKInterleaveBase;
@@ -183,6 +225,12 @@ private:
       return kernel.emitOpError()
              << "needs a target chip for hk-interleave's cost function "
                 "(run hk-target first), or every group size given";
+    // Priorities the kernel sets itself are kept, and none added.
+    bool ownPriorities =
+        kernel->walk([](PriorityOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    bool prioritise = priorities && !ownPriorities;
+    bool prioritised = false;
     unsigned waves = kernel.getWaves();
     std::optional<InterleaveCosts> costs;
     if (chip)
@@ -191,6 +239,12 @@ private:
       if (cluster.getKind() != ClusterKind::Compute ||
           cluster->getParentOfType<ClusterOp>())
         return;
+      if (prioritise && placePriorities(cluster)) {
+        prioritised = true;
+        if (remarks)
+          cluster.emitRemark() << "hk-interleave: the MFMAs issue at "
+                                  "priority 1, the softmax at 0";
+      }
       if (!choose && !remarks) {
         addInstructionGroups(cluster, {*pinned[0], *pinned[1], *pinned[2]});
         return;
@@ -214,6 +268,13 @@ private:
       }
       addInstructionGroups(cluster, best.sizes);
     });
+    // The loop is entered at priority 1, the code after it goes back to 0.
+    if (prioritised) {
+      OpBuilder b(*loop);
+      PriorityOp::create(b, loop->getLoc(), b.getI32IntegerAttr(1));
+      b.setInsertionPointAfter(*loop);
+      PriorityOp::create(b, loop->getLoc(), b.getI32IntegerAttr(0));
+    }
     unrollSwappedBuffers(*loop);
     return success();
   }

@@ -157,7 +157,17 @@ def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
     the cluster's MFMAs, LDS reads and prefetch reads on one wave, with the
     timing model's figures for the chip (MFMA cycles, issue cadence, LDS
     cycles and latency, L2 latency); it needs the target chip (`hk-target`).
-    `remarks=true` reports each choice, its cost and that of 1/1/1. A loop
+    `remarks=true` reports each choice, its cost and that of 1/1/1.
+
+    A compute cluster that holds both MFMAs and an `hk.softmax` also gets
+    issue priorities (`hk.priority`): 1 from its start, 0 from the first
+    operation after the MFMAs that precede each softmax, 1 again before
+    the next MFMA, and 0 after the loop. A SIMD issues one vector
+    instruction, VALU or MFMA, per sequencer cycle to its highest-priority
+    ready wave: raised, a wave with an MFMA to issue takes the slot
+    whenever the matrix pipe frees, and the other waves' softmax fills the
+    slots in between. A kernel that sets any `hk.priority` itself keeps
+    its own, and `priorities=false` leaves them out. A loop
     whose shared buffers trade places every iteration (hk-double-buffer's)
     is then unrolled by two, as `hk-ping-pong` does, so that each half
     reads fixed buffers at immediate LDS offsets. Run after
@@ -176,6 +186,9 @@ def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Report each compute cluster's group sizes and their cost as a "
            "remark">,
+    Option<"priorities", "priorities", "bool", /*default=*/"true",
+           "Run the MFMAs of clusters holding a softmax at issue priority 1 "
+           "and the softmax at 0">,
   ];
   let dependentDialects = ["::hk::HKDialect", "mlir::ROCDL::ROCDLDialect"];
 }
