@@ -208,5 +208,5 @@ module attributes {hk.target = #hk.target<"gfx950">} {
   }
 }
 
-// HK-RUN: attention kernel=attention_fwd_d128_interleave rows=64 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x128x192x128,3x70x100x128,1x40x33x128
+// HK-RUN: attention kernel=attention_fwd_d128_interleave rows=64 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x128x192x128,3x70x100x128,1x40x33x128,1x40x20x128
 // HK-RUN: attention kernel=attention_causal_d128_interleave rows=64 causal=1 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x192x192x128,2x100x130x128,1x130x100x128

@@ -87,13 +87,31 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // Interleave: one compute cluster in two versions, chosen by whether the
 // next tile exists and lies inside its view; the branch-free version loads
 // it `inbounds` inside the cluster, the other guards the prefetch. No
-// instruction groups yet.
+// instruction groups yet. Before the loop, the last iteration whose tile
+// lies inside its view (the tile index grows with k, so the tiles inside
+// are those up to it): the last one (%[[LAST]]) when its tile is inside,
+// else the one before when its tile is (a ragged last tile), else one
+// below the first; an iteration compares its next k with that bound.
 // CHECK-LABEL: hk.kernel @interleave
-// CHECK: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %{{.*}}, %[[SPARE:.*]] = %{{.*}})
+// CHECK: %[[LAST:.*]] = arith.addi %[[C0:.*]], %{{.*}} : index
+// CHECK-NEXT: %[[BEFORE:.*]] = arith.subi %[[LAST]], %[[STEP:.*]] : index
+// CHECK-NEXT: %[[NONEMPTY:.*]] = arith.cmpi slt, %[[C0]], %[[N:.*]] : index
+// CHECK-NEXT: %[[IN0:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[C0]]]
+// CHECK-NEXT: %[[FIRST:.*]] = arith.andi %[[NONEMPTY]], %[[IN0]]
+// CHECK-NEXT: %[[NONE:.*]] = arith.subi %[[C0]], %[[STEP]]
+// CHECK-NEXT: %[[INL:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[LAST]]]
+// CHECK-NEXT: %[[INLAST:.*]] = arith.andi %[[NONEMPTY]], %[[INL]]
+// CHECK-NEXT: %[[ALL:.*]] = arith.andi %[[FIRST]], %[[INLAST]]
+// CHECK-NEXT: %[[HASBEFORE:.*]] = arith.cmpi sle, %[[C0]], %[[BEFORE]]
+// CHECK-NEXT: %[[INB:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[BEFORE]]]
+// CHECK-NEXT: %[[INBEFORE:.*]] = arith.andi %[[NONEMPTY]], %[[INB]]
+// CHECK-NEXT: %[[BEFOREOK:.*]] = arith.andi %[[HASBEFORE]], %[[INBEFORE]]
+// CHECK-NEXT: %[[BUTLAST:.*]] = arith.andi %[[FIRST]], %[[BEFOREOK]]
+// CHECK-NEXT: %[[B2:.*]] = arith.select %[[BUTLAST]], %[[BEFORE]], %[[NONE]]
+// CHECK-NEXT: %[[BOUND:.*]] = arith.select %[[ALL]], %[[LAST]], %[[B2]]
+// CHECK-NEXT: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %{{.*}}, %[[SPARE:.*]] = %{{.*}})
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]]
-// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]]
-// CHECK-NEXT: %[[IN:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]]
-// CHECK-NEXT: %[[OK:.*]] = arith.andi %[[MORE]], %[[IN]]
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
 // CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
 // CHECK-NEXT: hk.cluster compute {
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] inbounds

@@ -16,19 +16,21 @@
 // so 32 rounds of three groups.
 // CHECK-LABEL: hk.kernel @gemm
 // CHECK-NOT: hk.barrier group
-// CHECK: scf.for %[[K:[^ ]*]] =
+// Before the loop, the last iteration whose tiles lie inside their views:
+// the last one, the one before (a ragged last tile) or none.
+// CHECK: arith.select
+// CHECK-NEXT: %[[BOUND:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: scf.for %[[K:[^ ]*]] =
 // The next tiles exist and lie inside their views: the branch-free version,
-// with the prefetch inside the cluster that LLVM interleaves.
+// with the prefetch inside the cluster that LLVM interleaves. One
+// comparison decides, no bounds arithmetic per iteration.
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]]
-// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]]
-// CHECK-NEXT: %[[INA:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA:[^ ]*]] : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
-// CHECK-NEXT: %[[OKA:.*]] = arith.andi %[[MORE]], %[[INA]]
-// CHECK-NEXT: %[[INB:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB:[^ ]*]] : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
-// CHECK-NEXT: %[[OK:.*]] = arith.andi %[[OKA]], %[[INB]]
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
 // CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
 // CHECK-NEXT: hk.cluster compute {
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.load %[[CA:[0-9]+]][
 // CHECK-NEXT: hk.load %[[CB:[0-9]+]][
 // CHECK-NEXT: hk.mma

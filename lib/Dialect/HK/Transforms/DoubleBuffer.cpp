@@ -308,6 +308,8 @@ public:
     bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
     if (pingPong)
       buildSteadyStateCondition(b);
+    else
+      buildPrefetchBound(b);
     createLoop(b, spares);
 
     if (pingPong)
@@ -359,6 +361,59 @@ private:
                                           load.getTransposeAttr());
         steady = arith::AndIOp::create(b, loc, steady, inside);
       }
+  }
+
+  /// At `b`, before the loop: `prefetchBound`, the last induction
+  /// variable whose tiles exist and lie inside their views, so that an
+  /// iteration prefetching tile k + step takes the branch-free version
+  /// when k + step <= prefetchBound, one comparison instead of a bounds
+  /// check per load. Each index grows with the induction variable, so the
+  /// tiles lie inside at every iteration up to one where they do, from the
+  /// first on; the bound is the last iteration, or the one before (a
+  /// ragged last tile), or below the first. Left null when some load's
+  /// indices do not grow with the induction variable.
+  void buildPrefetchBound(OpBuilder &b) {
+    for (GroupLoadOp load : plain.loads)
+      if (!llvm::all_of(load.getIndices(), [&](Value index) {
+            return growsWithInductionVar(index, loop);
+          }))
+        return;
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+    Value step = loop.getStep();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    // last = lb + (ub - 1 - lb) / step * step, meaningful when lb < ub.
+    Value span = arith::SubIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, ub, one), lb);
+    Value steps = arith::DivUIOp::create(b, loc, span, step);
+    Value last = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, steps, step));
+    Value beforeLast = arith::SubIOp::create(b, loc, last, step);
+    Value nonEmpty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+    auto inside = [&](Value iv) {
+      Value all = nonEmpty;
+      for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
+        all = arith::AndIOp::create(
+            b, loc, all,
+            InBoundsOp::create(b, loc, load.getSource(),
+                               cloneIndices(b, load, iv), tile,
+                               load.getTransposeAttr()));
+      return all;
+    };
+    Value first = inside(lb);
+    Value none = arith::SubIOp::create(b, loc, lb, step);
+    prefetchBound = arith::SelectOp::create(
+        b, loc, arith::AndIOp::create(b, loc, first, inside(last)), last,
+        arith::SelectOp::create(
+            b, loc,
+            arith::AndIOp::create(
+                b, loc, first,
+                arith::AndIOp::create(
+                    b, loc,
+                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lb,
+                                          beforeLast),
+                    inside(beforeLast))),
+            beforeLast, none));
   }
 
   SmallVector<Value> createSpareBuffers() {
@@ -427,12 +482,19 @@ private:
       ops.append(run.ops);
     Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
                                        newLoop.getStep());
-    Value interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           next, newLoop.getUpperBound());
     SmallVector<SmallVector<Value>> nextIndices;
+    Value interior;
+    if (prefetchBound)
+      interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, next,
+                                       prefetchBound);
+    else
+      interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                       newLoop.getUpperBound());
     for (auto [load, dest] : llvm::zip(plain.loads, spare)) {
       SmallVector<Value> &indices =
           nextIndices.emplace_back(cloneIndices(b, load, next));
+      if (prefetchBound)
+        continue;
       Value inside = InBoundsOp::create(b, loc, load.getSource(), indices, dest,
                                         load.getTransposeAttr());
       interior = arith::AndIOp::create(b, loc, interior, inside);
@@ -547,6 +609,10 @@ private:
   // computed before the loop), and the last iteration's induction
   // variable; null where that is not decided once.
   Value steady, lastIv;
+  // Interleave: the last induction variable whose tiles lie inside their
+  // views (below the first when none do); null where that is not decided
+  // once.
+  Value prefetchBound;
 };
 
 class DoubleBufferPass : public hk::impl::HKDoubleBufferBase<DoubleBufferPass> {
