@@ -100,7 +100,11 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     `#hk.interleave`: one compute cluster in two versions; when the next
     tiles exist and lie wholly inside their views (`hk.in_bounds`) the
     prefetch is a branch-free `inbounds` group load inside it, otherwise
-    the guarded prefetch with its edge path comes first.
+    the guarded prefetch with its edge path comes first. Where every
+    load's indices grow with the induction variable, the last iteration
+    whose tiles lie inside (the last one, the one before it when the last
+    tile is ragged, or none) is computed once before the loop, and an
+    iteration compares its next k with it instead of checking each tile.
 
     A loop already made of `hk.cluster`s keeps its own buffers and waits.
   }];
