@@ -330,37 +330,53 @@ public:
   }
 
 private:
-  /// At `b`, before the loop: `steady`, true at run time when every
-  /// iteration's tiles lie inside their views, and `lastIv`, the last
-  /// iteration's induction variable. Leaves both null when that cannot be
-  /// decided once (some load's indices do not grow with the induction
-  /// variable).
-  void buildSteadyStateCondition(OpBuilder &b) {
+  /// At `b`, before the loop: the last iteration's induction variable,
+  /// lb + (ub - 1 - lb) / step * step (meaningful when lb < ub); null when
+  /// some load's indices do not grow with the induction variable, so that
+  /// where the tiles lie cannot be decided once from a few iterations.
+  Value buildLastInductionVar(OpBuilder &b) {
     for (GroupLoadOp load : plain.loads)
       if (!llvm::all_of(load.getIndices(), [&](Value index) {
             return growsWithInductionVar(index, loop);
           }))
-        return;
+        return Value();
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
     Value step = loop.getStep();
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    // last = lb + (ub - 1 - lb) / step * step, meaningful when lb < ub.
     Value span = arith::SubIOp::create(
         b, loc, arith::SubIOp::create(b, loc, ub, one), lb);
     Value steps = arith::DivUIOp::create(b, loc, span, step);
-    lastIv = arith::AddIOp::create(b, loc, lb,
-                                   arith::MulIOp::create(b, loc, steps, step));
-    steady = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-    // Each index is monotonic in the induction variable, so a tile lies
-    // inside its view at every iteration when it does at the first (the
-    // lower bounds) and at the last (the upper bounds).
+    return arith::AddIOp::create(b, loc, lb,
+                                 arith::MulIOp::create(b, loc, steps, step));
+  }
+
+  /// `all` and, for every load and every induction variable in `ivs`,
+  /// whether the load's tile there lies inside its view.
+  Value andTilesInside(OpBuilder &b, ArrayRef<Value> ivs, Value all) {
     for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
-      for (Value iv : {lb, lastIv}) {
-        Value inside = InBoundsOp::create(b, loc, load.getSource(),
-                                          cloneIndices(b, load, iv), tile,
-                                          load.getTransposeAttr());
-        steady = arith::AndIOp::create(b, loc, steady, inside);
-      }
+      for (Value iv : ivs)
+        all = arith::AndIOp::create(
+            b, loc, all,
+            InBoundsOp::create(b, loc, load.getSource(),
+                               cloneIndices(b, load, iv), tile,
+                               load.getTransposeAttr()));
+    return all;
+  }
+
+  /// At `b`, before the loop: `steady`, true at run time when every
+  /// iteration's tiles lie inside their views, and `lastIv`, the last
+  /// iteration's induction variable. Leaves both null when that cannot be
+  /// decided once. Each index is monotonic in the induction variable, so a
+  /// tile lies inside its view at every iteration when it does at the
+  /// first (the lower bounds) and at the last (the upper bounds).
+  void buildSteadyStateCondition(OpBuilder &b) {
+    lastIv = buildLastInductionVar(b);
+    if (!lastIv)
+      return;
+    Value lb = loop.getLowerBound();
+    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           lb, loop.getUpperBound());
+    steady = andTilesInside(b, {lb, lastIv}, nonEmpty);
   }
 
   /// At `b`, before the loop: `prefetchBound`, the last induction
@@ -373,47 +389,26 @@ private:
   /// ragged last tile), or below the first. Left null when some load's
   /// indices do not grow with the induction variable.
   void buildPrefetchBound(OpBuilder &b) {
-    for (GroupLoadOp load : plain.loads)
-      if (!llvm::all_of(load.getIndices(), [&](Value index) {
-            return growsWithInductionVar(index, loop);
-          }))
-        return;
-    Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
-    Value step = loop.getStep();
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    // last = lb + (ub - 1 - lb) / step * step, meaningful when lb < ub.
-    Value span = arith::SubIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, ub, one), lb);
-    Value steps = arith::DivUIOp::create(b, loc, span, step);
-    Value last = arith::AddIOp::create(
-        b, loc, lb, arith::MulIOp::create(b, loc, steps, step));
+    Value last = buildLastInductionVar(b);
+    if (!last)
+      return;
+    Value lb = loop.getLowerBound(), step = loop.getStep();
     Value beforeLast = arith::SubIOp::create(b, loc, last, step);
-    Value nonEmpty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
-    auto inside = [&](Value iv) {
-      Value all = nonEmpty;
-      for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
-        all = arith::AndIOp::create(
-            b, loc, all,
-            InBoundsOp::create(b, loc, load.getSource(),
-                               cloneIndices(b, load, iv), tile,
-                               load.getTransposeAttr()));
-      return all;
-    };
-    Value first = inside(lb);
+    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           lb, loop.getUpperBound());
+    Value first = andTilesInside(b, lb, nonEmpty);
     Value none = arith::SubIOp::create(b, loc, lb, step);
+    Value allInside =
+        arith::AndIOp::create(b, loc, first, andTilesInside(b, last, nonEmpty));
+    Value hasBeforeLast = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sle, lb, beforeLast);
+    Value allButLastInside = arith::AndIOp::create(
+        b, loc, first,
+        arith::AndIOp::create(b, loc, hasBeforeLast,
+                              andTilesInside(b, beforeLast, nonEmpty)));
     prefetchBound = arith::SelectOp::create(
-        b, loc, arith::AndIOp::create(b, loc, first, inside(last)), last,
-        arith::SelectOp::create(
-            b, loc,
-            arith::AndIOp::create(
-                b, loc, first,
-                arith::AndIOp::create(
-                    b, loc,
-                    arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lb,
-                                          beforeLast),
-                    inside(beforeLast))),
-            beforeLast, none));
+        b, loc, allInside, last,
+        arith::SelectOp::create(b, loc, allButLastInside, beforeLast, none));
   }
 
   SmallVector<Value> createSpareBuffers() {
