@@ -11,9 +11,9 @@
 #       [--families=gemm,attention,memory,backward] [--only=KERNEL,...]
 #       [--markdown]
 #
-# Each prediction emulates one dispatch wave of one XCD, whose workgroups
-# loop over K (GEMM) or the keys (attention): a 8192^3 GEMM or an N = 8192
-# attention takes 20 to 70 s of CPU, twice that at 16384. Run it under nice
-# on a shared machine.
+# Each prediction emulates up to three dispatch waves of one XCD (and a
+# partial last one), whose workgroups loop over K (GEMM) or the keys
+# (attention): a 8192^3 GEMM or an N = 8192 attention takes 1 to 4 minutes
+# of CPU, twice that at 16384. Run it under nice on a shared machine.
 set -euo pipefail
 exec /usr/bin/python3 "$(dirname "$0")/bench_timing.py" "${1:-build}" "${@:2}"

@@ -1,8 +1,8 @@
 """What the timing-model benchmark scripts share (bench_timing.py,
 bench_kernels.py): compiling an example for a device's chip, predicting one
 launch with hk-emu --timing --workgroups=sample, and reading the
-prediction. Only the workgroups the model simulates (XCD 0's first
-dispatch wave, and a partial last one) are emulated, on zero-filled
+prediction. Only the workgroups the model simulates (XCD 0's first three
+dispatch waves, and a partial last one) are emulated, on zero-filled
 buffers unless a case passes its own: the model's time does not depend on
 the values. Every time and rate is a PREDICTION of the model, not a
 measurement.

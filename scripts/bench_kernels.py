@@ -4,7 +4,7 @@ test. Run by scripts/bench-kernels.sh.
 
 Each kernel is compiled for the device's chip and run by hk-emu with
 --timing --workgroups=sample: only the workgroups the model simulates
-(XCD 0's first dispatch wave, and a partial last one) are emulated, on
+(XCD 0's first three dispatch waves, and a partial last one) are emulated, on
 zero-filled buffers (the model's time does not depend on values), except
 RoPE's position ids, which are 0..S-1 so that the gathered cache rows are
 those a prefill reads. GB/s is the kernel's bytes (every input read once,

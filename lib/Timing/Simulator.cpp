@@ -105,7 +105,8 @@ struct SimWave {
 };
 
 struct SimWorkgroup {
-  uint64_t id = 0;
+  size_t order = 0; ///< Its place in the sample's ids.
+  Cycle dispatched = 0;
   unsigned cu = 0;
   std::vector<SimWave *> waves;
   unsigned ended = 0, atBarrier = 0;
@@ -236,7 +237,9 @@ private:
   std::vector<std::unique_ptr<SimWave>> wavePool;
   std::vector<SimWorkgroup> slots;
   std::vector<unsigned> freeSlots;
-  std::deque<uint64_t> pending;
+  llvm::ArrayRef<uint64_t> ids;
+  /// Places in `ids` of the workgroups waiting for a free slot.
+  std::deque<size_t> pending;
   std::priority_queue<std::pair<Cycle, unsigned>,
                       std::vector<std::pair<Cycle, unsigned>>,
                       std::greater<std::pair<Cycle, unsigned>>>
@@ -259,7 +262,7 @@ private:
     return t + (phase + cadence - r) % cadence;
   }
   void schedule(unsigned cu, unsigned simd, Cycle t);
-  llvm::Error dispatch(uint64_t id, unsigned cu, Cycle t);
+  llvm::Error dispatch(size_t order, unsigned cu, Cycle t);
   llvm::Error visit(unsigned global, Cycle t);
   Cycle readyTime(SimWave &w, const isa::Instruction &in, const Simd &simd,
                   Cycle t, Stall &why);
@@ -308,7 +311,7 @@ void Simulation::schedule(unsigned cu, unsigned simd, Cycle t) {
   events.push({at, cu * 4 + simd});
 }
 
-llvm::Error Simulation::dispatch(uint64_t id, unsigned cuIndex, Cycle t) {
+llvm::Error Simulation::dispatch(size_t order, unsigned cuIndex, Cycle t) {
   unsigned slot;
   if (!freeSlots.empty()) {
     slot = freeSlots.back();
@@ -317,7 +320,7 @@ llvm::Error Simulation::dispatch(uint64_t id, unsigned cuIndex, Cycle t) {
     slot = unsigned(slots.size());
     slots.emplace_back();
   }
-  auto waves = core.startWorkgroup(slot, id);
+  auto waves = core.startWorkgroup(slot, ids[order]);
   if (!waves)
     return waves.takeError();
   ComputeUnit &cu = cus[cuIndex];
@@ -325,7 +328,8 @@ llvm::Error Simulation::dispatch(uint64_t id, unsigned cuIndex, Cycle t) {
   ++cu.workgroups;
   SimWorkgroup &wg = slots[slot];
   wg = SimWorkgroup();
-  wg.id = id;
+  wg.order = order;
+  wg.dispatched = t;
   wg.cu = cuIndex;
   wg.live = true;
   ++live;
@@ -533,15 +537,16 @@ llvm::Error Simulation::finishWorkgroup(SimWorkgroup &wg, Cycle t) {
     llvm::erase(cu.simds[w->simd].waves, w);
   }
   wg.end = end;
+  result.residency[wg.order] = t - wg.dispatched;
   wg.live = false;
   --live;
   --cu.workgroups;
   result.end = std::max(result.end, end);
   freeSlots.push_back(slot);
   if (!pending.empty()) {
-    uint64_t id = pending.front();
+    size_t next = pending.front();
     pending.pop_front();
-    return dispatch(id, wg.cu, t);
+    return dispatch(next, wg.cu, t);
   }
   return llvm::Error::success();
 }
@@ -796,16 +801,19 @@ llvm::Error Simulation::visit(unsigned global, Cycle t) {
   return llvm::Error::success();
 }
 
-llvm::Expected<SampleResult> Simulation::run(llvm::ArrayRef<uint64_t> ids) {
+llvm::Expected<SampleResult>
+Simulation::run(llvm::ArrayRef<uint64_t> sampleIds) {
+  ids = sampleIds;
+  result.residency.assign(ids.size(), 0);
   unsigned capacity = device.cusPerXcd * occupancy.workgroupsPerCu;
   // The first dispatch wave fills the CUs round-robin; the rest wait for a
-  // workgroup to end.
-  for (auto [k, id] : llvm::enumerate(ids)) {
+  // workgroup to end, in order.
+  for (size_t k = 0; k < ids.size(); ++k) {
     if (k < capacity) {
-      if (llvm::Error error = dispatch(id, unsigned(k % device.cusPerXcd), 0))
+      if (llvm::Error error = dispatch(k, unsigned(k % device.cusPerXcd), 0))
         return std::move(error);
     } else {
-      pending.push_back(id);
+      pending.push_back(k);
     }
   }
   while (!events.empty()) {

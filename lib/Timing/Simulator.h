@@ -50,6 +50,9 @@ struct SampleResult {
   uint64_t end = 0;      ///< Cycle the last workgroup (and its memory) ended.
   uint64_t flushEnd = 0; ///< ... and L2's dirty lines reached HBM.
   uint64_t workgroups = 0;
+  /// In sample order, the cycles each workgroup held its slot: from its
+  /// dispatch to the end of its last wave, when the next one may start.
+  std::vector<uint64_t> residency;
   uint64_t instructions = 0;
   uint64_t simds = 0; ///< SIMDs of the CUs that ran a workgroup.
   double flops = 0, globalBytes = 0, hbmBytes = 0;
@@ -60,7 +63,9 @@ struct SampleResult {
   std::vector<LoopBreakdown> loops;
 };
 
-/// Runs workgroups `ids` on one XCD's CUs from an idle, cold device.
+/// Runs workgroups `ids` on one XCD's CUs from an idle, cold device: as
+/// many as the CUs hold start at once, round-robin over the CUs, and each
+/// later one starts, in order, in the slot the next workgroup to end frees.
 llvm::Expected<SampleResult> simulateSample(const DeviceModel &device,
                                             ExecutionCore &core,
                                             const Occupancy &occupancy,

@@ -62,13 +62,27 @@ Stall LoopBreakdown::largestStall() const {
 }
 
 namespace {
-/// The default sample: XCD 0's first dispatch wave, and its last one when
-/// that is partial.
+/// The default sample: XCD 0's first `warmWaves` full dispatch waves and
+/// its partial last one, in one simulation where each freed slot takes the
+/// next workgroup. The full waves after the warm ones are not simulated.
 struct SamplePlan {
-  std::vector<uint64_t> first, tail;
-  uint64_t perXcd = 0, capacity = 0, fullWaves = 0;
+  std::vector<uint64_t> ids;
+  uint64_t perXcd = 0, capacity = 0, fullWaves = 0, warmWaves = 0, tail = 0;
+  uint64_t skippedWaves() const { return fullWaves - warmWaves; }
 };
 } // namespace
+
+/// Full dispatch waves simulated before the rest are extrapolated. The
+/// first wave starts in lockstep, every CU at once, so it samples no
+/// steady state: workgroups that compete for the same pipes start in phase,
+/// and in causal attention their lengths differ. Refilled one slot at a
+/// time, later waves run out of phase. The last simulated wave drains (no
+/// workgroup refills the slots its workgroups free), which a long grid's
+/// middle waves never do. So the second wave, refilled on both sides,
+/// stands for every wave not simulated; the third is simulated as the
+/// launch's last full wave.
+static constexpr uint64_t kWarmWaves = 3;
+static_assert(kWarmWaves >= 2, "the second wave samples the steady state");
 
 static SamplePlan planSample(const DeviceModel &device,
                              const LaunchShape &shape,
@@ -77,24 +91,34 @@ static SamplePlan planSample(const DeviceModel &device,
   // Workgroup i goes to XCD i mod 8: XCD 0 gets the most.
   plan.perXcd = (shape.workgroups + device.xcds - 1) / device.xcds;
   plan.capacity = uint64_t(device.cusPerXcd) * occupancy.workgroupsPerCu;
-  uint64_t first = std::min(plan.perXcd, plan.capacity);
-  for (uint64_t k = 0; k < first; ++k)
-    plan.first.push_back(k * device.xcds);
   if (plan.capacity == 0)
     return plan;
-  plan.fullWaves = std::max<uint64_t>(1, plan.perXcd / plan.capacity);
-  uint64_t tail = plan.perXcd > plan.capacity ? plan.perXcd % plan.capacity : 0;
-  for (uint64_t k = plan.perXcd - tail; k < plan.perXcd; ++k)
-    plan.tail.push_back(k * device.xcds);
+  plan.fullWaves = plan.perXcd / plan.capacity;
+  plan.tail = plan.perXcd % plan.capacity;
+  plan.warmWaves = std::min(plan.fullWaves, kWarmWaves);
+  for (uint64_t k = 0; k < plan.warmWaves * plan.capacity; ++k)
+    plan.ids.push_back(k * device.xcds);
+  for (uint64_t k = plan.perXcd - plan.tail; k < plan.perXcd; ++k)
+    plan.ids.push_back(k * device.xcds);
   return plan;
 }
 
 std::vector<uint64_t> hk::timing::defaultSample(const DeviceModel &device,
                                                 const LaunchShape &shape) {
-  SamplePlan plan = planSample(device, shape, computeOccupancy(device, shape));
-  std::vector<uint64_t> ids = plan.first;
-  ids.insert(ids.end(), plan.tail.begin(), plan.tail.end());
-  return ids;
+  return planSample(device, shape, computeOccupancy(device, shape)).ids;
+}
+
+/// The mean cycles a workgroup of the second dispatch wave held its slot.
+/// Those workgroups started in slots freed one at a time and ran beside
+/// others for most of their time, so their mean is the pace of a refilled
+/// slot: a full wave in the steady state takes that long (each slot runs
+/// one workgroup of the wave after another).
+static uint64_t steadyWaveCycles(const SampleResult &sample,
+                                 const SamplePlan &plan) {
+  double sum = 0;
+  for (uint64_t k = plan.capacity; k < 2 * plan.capacity; ++k)
+    sum += double(sample.residency[k]);
+  return uint64_t(std::llround(sum / double(plan.capacity)));
 }
 
 static std::string listIds(llvm::ArrayRef<uint64_t> ids) {
@@ -159,81 +183,79 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
   uint64_t l2Reads = 0, l2Hits = 0;
   if (request.workgroups.empty()) {
     SamplePlan plan = planSample(device, shape, occupancy);
-    auto first = simulateSample(device, core, occupancy, loops, plan.first);
-    if (!first)
-      return first.takeError();
-    addLoops(p.loops, first->loops);
-    sampled = plan.first.size();
-    flops = first->flops;
-    bytes = first->globalBytes;
-    l2Reads = first->l2Reads;
-    l2Hits = first->l2Hits;
-    std::string where = "on " +
-                        std::to_string(std::min<uint64_t>(plan.first.size(),
-                                                          device.cusPerXcd)) +
-                        " of its " + std::to_string(device.cusPerXcd) + " CUs";
-    p.sample =
-        "XCD 0's first dispatch wave: " + std::to_string(plan.first.size()) +
-        " of its " + std::to_string(plan.perXcd) + " workgroups (" +
-        listIds(plan.first) + ") " + where;
-    // A dispatch wave's stores stay in L2 as dirty lines until the release
-    // at the end writes them back, so the first wave alone may finish
-    // before HBM has moved its traffic. In a run of waves each wave's lines
-    // are evicted while later waves run: every full wave but the last lasts
-    // at least as long as the XCD's share of HBM bandwidth takes for its
-    // reads and the write-back of its stores.
-    uint64_t hbmCycles =
-        uint64_t(std::ceil(first->hbmBytes / device.hbmBytesPerCyclePerXcd()));
-    uint64_t perWave = std::max(first->end, hbmCycles);
-    if (plan.tail.empty()) {
-      cycles = (plan.fullWaves - 1) * perWave + first->flushEnd;
-      hbm = double(plan.fullWaves) * first->hbmBytes;
-      last = std::move(*first);
-    } else {
-      auto tail = simulateSample(device, core, occupancy, loops, plan.tail);
-      if (!tail)
-        return tail.takeError();
-      addLoops(p.loops, tail->loops);
-      sampled += plan.tail.size();
-      flops += tail->flops;
-      bytes += tail->globalBytes;
-      l2Reads += tail->l2Reads;
-      l2Hits += tail->l2Hits;
-      cycles = plan.fullWaves * perWave + tail->flushEnd;
-      hbm = double(plan.fullWaves) * first->hbmBytes + tail->hbmBytes;
-      p.sample += "; and its last, partial dispatch wave: " +
-                  std::to_string(plan.tail.size()) + " workgroups (" +
-                  listIds(plan.tail) + ")";
-      last = std::move(*tail);
-    }
-    if (plan.perXcd <= plan.capacity)
-      p.extrapolation =
-          "none: XCD 0 runs all its workgroups in one dispatch wave, and "
-          "each other XCD at most as many, at the same time; the time "
-          "ends with the L2 write-back of the kernel's release";
-    else
+    auto sample = simulateSample(device, core, occupancy, loops, plan.ids);
+    if (!sample)
+      return sample.takeError();
+    addLoops(p.loops, sample->loops);
+    sampled = plan.ids.size();
+    flops = sample->flops;
+    bytes = sample->globalBytes;
+    l2Reads = sample->l2Reads;
+    l2Hits = sample->l2Hits;
+    std::string waves =
+        plan.perXcd <= plan.capacity ? "only dispatch wave"
+        : plan.skippedWaves() == 0
+            ? "dispatch waves, all of them"
+            : "first " + std::to_string(plan.warmWaves) + " dispatch waves" +
+                  (plan.tail ? " and its last, partial one" : "");
+    p.sample = "XCD 0's " + waves + ": " + std::to_string(sampled) +
+               " of its " + std::to_string(plan.perXcd) + " workgroups (" +
+               listIds(plan.ids) + ") on " +
+               std::to_string(std::min<uint64_t>(sampled, device.cusPerXcd)) +
+               " of its " + std::to_string(device.cusPerXcd) + " CUs";
+    if (sampled > plan.capacity)
+      p.sample += ", " + std::to_string(plan.capacity) +
+                  " at once, each later one started in the slot the next "
+                  "workgroup to end frees";
+    cycles = sample->flushEnd;
+    hbm = sample->hbmBytes;
+    if (plan.skippedWaves()) {
+      // Each full wave not simulated lasts as long as a second-wave
+      // workgroup holds its slot, on average. And at least as long as the
+      // XCD's share of HBM bandwidth takes for a wave's traffic: reads and
+      // the write-back of its stores (which stay in L2 as dirty lines until
+      // evicted).
+      uint64_t perWave = steadyWaveCycles(*sample, plan);
+      double hbmPerWave =
+          sample->hbmBytes * double(plan.capacity) / double(sampled);
+      uint64_t hbmCycles =
+          uint64_t(std::ceil(hbmPerWave / device.hbmBytesPerCyclePerXcd()));
+      cycles += plan.skippedWaves() * std::max(perWave, hbmCycles);
+      hbm += double(plan.skippedWaves()) * hbmPerWave;
       p.extrapolation =
           "the " + std::to_string(shape.workgroups) + "-workgroup grid puts " +
           std::to_string(plan.perXcd) +
           " workgroups on each XCD: " + std::to_string(plan.fullWaves) +
-          " full dispatch wave(s) of " + std::to_string(plan.capacity) +
-          " timed as the first" +
-          (plan.tail.empty() ? std::string()
-                             : " plus the partial wave as simulated") +
-          ", every XCD in parallel; the time ends with the L2 write-back "
-          "of the kernel's release";
-    if (plan.perXcd > plan.capacity && hbmCycles > first->end)
-      p.extrapolation += "; each full wave is bound by HBM: its traffic "
-                         "(reads and the write-back of its stores) takes " +
-                         std::to_string(hbmCycles) +
-                         " cycles, the first wave ran " +
-                         std::to_string(first->end) + " before its write-back";
+          " full dispatch waves of " + std::to_string(plan.capacity) +
+          (plan.tail ? " and a partial one" : "") + "; the " +
+          std::to_string(plan.skippedWaves()) +
+          " not simulated are timed as the second, " + std::to_string(perWave) +
+          " cycles (the mean time its workgroups held their slots), every "
+          "XCD in parallel; the time ends with the L2 write-back of the "
+          "kernel's release";
+      if (hbmCycles > perWave)
+        p.extrapolation += "; each of those waves is bound by HBM: its "
+                           "traffic (reads and the write-back of its "
+                           "stores) takes " +
+                           std::to_string(hbmCycles) + " cycles";
+    } else if (plan.perXcd <= plan.capacity) {
+      p.extrapolation =
+          "none: XCD 0 runs all its workgroups in one dispatch wave, and "
+          "each other XCD at most as many, at the same time; the time "
+          "ends with the L2 write-back of the kernel's release";
+    } else {
+      p.extrapolation =
+          "none: XCD 0's workgroups were all simulated, each other XCD "
+          "runs at most as many at the same time; the time ends with the "
+          "L2 write-back of the kernel's release";
+    }
     // Flops and bytes per workgroup of the sample, over the whole grid;
     // HBM traffic per XCD, over the eight.
     double perWorkgroup = sampled ? 1.0 / double(sampled) : 0;
     p.flops = flops * perWorkgroup * double(shape.workgroups);
     p.bytes = bytes * perWorkgroup * double(shape.workgroups);
     p.hbmBytes = hbm * device.xcds;
+    last = std::move(*sample);
   } else {
     auto only =
         simulateSample(device, core, occupancy, loops, request.workgroups);

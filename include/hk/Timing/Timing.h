@@ -13,9 +13,10 @@
 // round-robin over the XCDs (linear id i to XCD i mod 8), so XCD 0 runs
 // workgroups 0, 8, 16, ... on its CUs with its L2, an eighth of the
 // Infinity Cache and an eighth of HBM's bandwidth. The model simulates its
-// first dispatch wave (and its last, partial one when the grid ends with
-// one) and extrapolates over the dispatch waves; see Prediction::sample
-// and Prediction::extrapolation.
+// first three dispatch waves (and its last, partial one when the grid ends
+// with one), each freed slot refilled with the next workgroup, and times
+// the other full waves as the second; see Prediction::sample and
+// Prediction::extrapolation.
 //
 // Every figure this produces is a prediction of the model, not a
 // measurement.
@@ -166,7 +167,8 @@ struct Prediction {
 
 /// How the sample is chosen.
 struct SampleRequest {
-  /// Empty: XCD 0's first dispatch wave (plus its last partial one).
+  /// Empty: XCD 0's first three dispatch waves (plus its last partial
+  /// one), refilled slot by slot.
   /// Otherwise exactly these workgroups, all placed on one XCD.
   std::vector<uint64_t> workgroups;
   /// The engine clock in MHz, as under a frequency cap; 0: the sustained

@@ -8,9 +8,9 @@ typedef __bf16 bf16x8_t __attribute__((ext_vector_type(8)));
 
 // Eight independent accumulator chains per wave, `iters` rounds: the
 // matrix pipe of every SIMD never waits on a result.
-extern "C" __global__ void mfma_peak(float *out, int iters) {
+static __device__ __attribute__((always_inline)) float mfmaChains(unsigned t,
+                                                                  int iters) {
   float4_t acc[8] = {};
-  unsigned t = threadIdxX();
 #if defined(__gfx950__)
   bf16x8_t a, b;
   for (int e = 0; e < 8; ++e) {
@@ -33,7 +33,21 @@ extern "C" __global__ void mfma_peak(float *out, int iters) {
   float4_t sum = acc[0];
   for (int j = 1; j < 8; ++j)
     sum += acc[j];
-  out[blockIdxX() * 256 + t] = sum[0] + sum[1] + sum[2] + sum[3];
+  return sum[0] + sum[1] + sum[2] + sum[3];
+}
+
+extern "C" __global__ void mfma_peak(float *out, int iters) {
+  unsigned t = threadIdxX();
+  out[blockIdxX() * 256 + t] = mfmaChains(t, iters);
+}
+
+// The same work in workgroups of four lengths, as in causal attention:
+// workgroup i runs 1 + (i / 8) % 4 times `iters` rounds, so each XCD (which
+// gets every eighth workgroup) sees the four lengths in turn.
+extern "C" __global__ void mfma_ragged(float *out, int iters) {
+  unsigned t = threadIdxX();
+  int rounds = iters * int(1 + (blockIdxX() / 8) % 4);
+  out[blockIdxX() * 256 + t] = mfmaChains(t, rounds);
 }
 
 // A grid-stride copy of `n` float4s: HBM-bound.
