@@ -131,17 +131,6 @@ static std::string listIds(llvm::ArrayRef<uint64_t> ids) {
          ", ..., " + std::to_string(ids.back());
 }
 
-static void addLoops(std::vector<LoopBreakdown> &into,
-                     const std::vector<LoopBreakdown> &from) {
-  if (into.empty()) {
-    into = from;
-    return;
-  }
-  for (size_t i = 0; i < into.size() && i < from.size(); ++i)
-    for (size_t c = 0; c < into[i].cycles.size(); ++c)
-      into[i].cycles[c] += from[i].cycles[c];
-}
-
 static llvm::StringRef peakKindOf(const MfmaInstr &instr, unsigned formats) {
   if (instr.a != MfmaElement::F8F6F4)
     return stringifyMfmaElement(instr.a);
@@ -186,7 +175,7 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
     auto sample = simulateSample(device, core, occupancy, loops, plan.ids);
     if (!sample)
       return sample.takeError();
-    addLoops(p.loops, sample->loops);
+    p.loops = sample->loops;
     sampled = plan.ids.size();
     flops = sample->flops;
     bytes = sample->globalBytes;
@@ -261,7 +250,7 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
         simulateSample(device, core, occupancy, loops, request.workgroups);
     if (!only)
       return only.takeError();
-    addLoops(p.loops, only->loops);
+    p.loops = only->loops;
     sampled = request.workgroups.size();
     cycles = only->flushEnd;
     p.flops = only->flops;
