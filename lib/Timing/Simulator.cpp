@@ -110,7 +110,6 @@ struct SimWorkgroup {
   unsigned cu = 0;
   std::vector<SimWave *> waves;
   unsigned ended = 0, atBarrier = 0;
-  Cycle end = 0;
   bool live = false;
 };
 
@@ -536,7 +535,6 @@ llvm::Error Simulation::finishWorkgroup(SimWorkgroup &wg, Cycle t) {
     --cu.wavesOn[w->simd];
     llvm::erase(cu.simds[w->simd].waves, w);
   }
-  wg.end = end;
   result.residency[wg.order] = t - wg.dispatched;
   wg.live = false;
   --live;

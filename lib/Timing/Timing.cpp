@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 using namespace hk;
 using namespace hk::timing;
@@ -166,58 +167,54 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
   p.workgroupsPerCu = occupancy.workgroupsPerCu;
   p.occupancyLimit = occupancy.limit;
 
-  SampleResult last;
-  uint64_t cycles = 0, sampled = 0;
-  double flops = 0, bytes = 0, hbm = 0;
-  uint64_t l2Reads = 0, l2Hits = 0;
-  if (request.workgroups.empty()) {
-    SamplePlan plan = planSample(device, shape, occupancy);
-    auto sample = simulateSample(device, core, occupancy, loops, plan.ids);
-    if (!sample)
-      return sample.takeError();
-    p.loops = sample->loops;
-    sampled = plan.ids.size();
-    flops = sample->flops;
-    bytes = sample->globalBytes;
-    l2Reads = sample->l2Reads;
-    l2Hits = sample->l2Hits;
+  std::optional<SamplePlan> plan;
+  if (request.workgroups.empty())
+    plan = planSample(device, shape, occupancy);
+  llvm::ArrayRef<uint64_t> ids = plan ? plan->ids : request.workgroups;
+  auto simulated = simulateSample(device, core, occupancy, loops, ids);
+  if (!simulated)
+    return simulated.takeError();
+  const SampleResult &sample = *simulated;
+  p.loops = sample.loops;
+  uint64_t sampled = ids.size();
+  uint64_t cycles = sample.flushEnd;
+  if (plan) {
     std::string waves =
-        plan.perXcd <= plan.capacity ? "only dispatch wave"
-        : plan.skippedWaves() == 0
+        plan->perXcd <= plan->capacity ? "only dispatch wave"
+        : plan->skippedWaves() == 0
             ? "dispatch waves, all of them"
-            : "first " + std::to_string(plan.warmWaves) + " dispatch waves" +
-                  (plan.tail ? " and its last, partial one" : "");
+            : "first " + std::to_string(plan->warmWaves) + " dispatch waves" +
+                  (plan->tail ? " and its last, partial one" : "");
     p.sample = "XCD 0's " + waves + ": " + std::to_string(sampled) +
-               " of its " + std::to_string(plan.perXcd) + " workgroups (" +
-               listIds(plan.ids) + ") on " +
+               " of its " + std::to_string(plan->perXcd) + " workgroups (" +
+               listIds(ids) + ") on " +
                std::to_string(std::min<uint64_t>(sampled, device.cusPerXcd)) +
                " of its " + std::to_string(device.cusPerXcd) + " CUs";
-    if (sampled > plan.capacity)
-      p.sample += ", " + std::to_string(plan.capacity) +
+    if (sampled > plan->capacity)
+      p.sample += ", " + std::to_string(plan->capacity) +
                   " at once, each later one started in the slot the next "
                   "workgroup to end frees";
-    cycles = sample->flushEnd;
-    hbm = sample->hbmBytes;
-    if (plan.skippedWaves()) {
+    double hbm = sample.hbmBytes;
+    if (plan->skippedWaves()) {
       // Each full wave not simulated lasts as long as a second-wave
       // workgroup holds its slot, on average. And at least as long as the
       // XCD's share of HBM bandwidth takes for a wave's traffic: reads and
       // the write-back of its stores (which stay in L2 as dirty lines until
       // evicted).
-      uint64_t perWave = steadyWaveCycles(*sample, plan);
+      uint64_t perWave = steadyWaveCycles(sample, *plan);
       double hbmPerWave =
-          sample->hbmBytes * double(plan.capacity) / double(sampled);
+          sample.hbmBytes * double(plan->capacity) / double(sampled);
       uint64_t hbmCycles =
           uint64_t(std::ceil(hbmPerWave / device.hbmBytesPerCyclePerXcd()));
-      cycles += plan.skippedWaves() * std::max(perWave, hbmCycles);
-      hbm += double(plan.skippedWaves()) * hbmPerWave;
+      cycles += plan->skippedWaves() * std::max(perWave, hbmCycles);
+      hbm += double(plan->skippedWaves()) * hbmPerWave;
       p.extrapolation =
           "the " + std::to_string(shape.workgroups) + "-workgroup grid puts " +
-          std::to_string(plan.perXcd) +
-          " workgroups on each XCD: " + std::to_string(plan.fullWaves) +
-          " full dispatch waves of " + std::to_string(plan.capacity) +
-          (plan.tail ? " and a partial one" : "") + "; the " +
-          std::to_string(plan.skippedWaves()) +
+          std::to_string(plan->perXcd) +
+          " workgroups on each XCD: " + std::to_string(plan->fullWaves) +
+          " full dispatch waves of " + std::to_string(plan->capacity) +
+          (plan->tail ? " and a partial one" : "") + "; the " +
+          std::to_string(plan->skippedWaves()) +
           " not simulated are timed as the second, " + std::to_string(perWave) +
           " cycles (the mean time its workgroups held their slots), every "
           "XCD in parallel; the time ends with the L2 write-back of the "
@@ -227,7 +224,7 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
                            "traffic (reads and the write-back of its "
                            "stores) takes " +
                            std::to_string(hbmCycles) + " cycles";
-    } else if (plan.perXcd <= plan.capacity) {
+    } else if (plan->perXcd <= plan->capacity) {
       p.extrapolation =
           "none: XCD 0 runs all its workgroups in one dispatch wave, and "
           "each other XCD at most as many, at the same time; the time "
@@ -241,37 +238,27 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
     // Flops and bytes per workgroup of the sample, over the whole grid;
     // HBM traffic per XCD, over the eight.
     double perWorkgroup = sampled ? 1.0 / double(sampled) : 0;
-    p.flops = flops * perWorkgroup * double(shape.workgroups);
-    p.bytes = bytes * perWorkgroup * double(shape.workgroups);
+    p.flops = sample.flops * perWorkgroup * double(shape.workgroups);
+    p.bytes = sample.globalBytes * perWorkgroup * double(shape.workgroups);
     p.hbmBytes = hbm * device.xcds;
-    last = std::move(*sample);
   } else {
-    auto only =
-        simulateSample(device, core, occupancy, loops, request.workgroups);
-    if (!only)
-      return only.takeError();
-    p.loops = only->loops;
-    sampled = request.workgroups.size();
-    cycles = only->flushEnd;
-    p.flops = only->flops;
-    p.bytes = only->globalBytes;
-    p.hbmBytes = only->hbmBytes;
-    l2Reads = only->l2Reads;
-    l2Hits = only->l2Hits;
+    p.flops = sample.flops;
+    p.bytes = sample.globalBytes;
+    p.hbmBytes = sample.hbmBytes;
     p.sample = "the " + std::to_string(sampled) + " selected workgroups (" +
-               listIds(request.workgroups) + ") placed on one XCD";
+               listIds(ids) + ") placed on one XCD";
     p.extrapolation = "none: the time of the selected workgroups alone";
-    last = std::move(*only);
   }
   p.sampledWorkgroups = sampled;
   p.peakGbps = device.hbmTBps * 1e3;
-  p.l2HitRate = l2Reads ? double(l2Hits) / double(l2Reads) : 0;
+  p.l2HitRate =
+      sample.l2Reads ? double(sample.l2Hits) / double(sample.l2Reads) : 0;
   p.cycles = cycles;
-  if (last.mainMfma) {
-    unsigned formats = last.mainMfmaFormats;
+  if (sample.mainMfma) {
+    unsigned formats = sample.mainMfmaFormats;
     p.peakTflops =
-        device.peakFlops(*last.mainMfma, formats >> 8, formats & 0xff) / 1e12;
-    p.peakKind = peakKindOf(*last.mainMfma, formats).str();
+        device.peakFlops(*sample.mainMfma, formats >> 8, formats & 0xff) / 1e12;
+    p.peakKind = peakKindOf(*sample.mainMfma, formats).str();
   }
   // The cycles are the device's; the clock they run at follows the load.
   p.peakClockMHz = device.clockMHz;
