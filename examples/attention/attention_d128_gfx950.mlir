@@ -3,7 +3,7 @@
 // double-buffering 32-key K and V tiles (32 KiB of LDS) so that the next
 // key tile's loads are in flight while the current one is multiplied, and
 // hk-interleave's cost function ordering each compute cluster's MFMAs, LDS
-// reads and prefetch loads. At 32 keys per tile a wave needs 134 VGPRs and
+// reads and prefetch loads. At 32 keys per tile a wave needs 139 VGPRs and
 // its block 32 KiB of LDS, so three waves share each SIMD; 64-key tiles
 // take twice the LDS and allow only two, which the timing model predicts
 // 5% slower at N = 8192. attention_causal_d128_interleave is the causal
@@ -35,6 +35,15 @@
 // unused, and the lowering drops it). The output is normalised by the sum
 // of the probabilities it was built from, which doubles the bound of their
 // rounding (the HK-RUN line's psum=bf16).
+//
+// The rescale is lazy (`max_slack = 8.0`): a query's running max moves
+// only when a tile's scores pass it by more than 8 (in log2 units, after
+// the scale), so after the first tile its factors are exactly 1 and
+// `hk.mul_col ... {skip_ones}` skips the 16 v_pk_mul_f32 that rescale O^T,
+// by one uniform branch. Probabilities then reach up to 2^8; output and
+// sums share the max, which cancels in the division. The HK-RUN lines
+// with kramp=16 scale the keys up along the sequence so that the max does
+// move, and the rescale runs.
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @attention_fwd_d128_interleave(
       %Q: !hk.gl<?x?x128xbf16>, %K: !hk.gl<?x?x128xbf16>,
@@ -88,15 +97,16 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %s0 = hk.zero : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %st = hk.mma abt %k, %q, %s0
           : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
+      // Read before the softmax, so that the reads run beside it.
+      %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
       %key0 = arith.muli %j, %c32 : index
       %sm = hk.bounds_mask %st[%key0, %qrow] within [%nk, %nq]
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       // scale = log2(e) / sqrt(128)
-      %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32}
+      %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32, max_slack = 8.0 : f32}
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
-      %os = hk.mul_col %o, %f : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+      %os = hk.mul_col %o, %f {skip_ones} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %ptb = hk.convert %pt : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>
-      %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
       %o1 = hk.mma atb %v, %ptb, %os
           : !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
       %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -177,17 +187,18 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %s0 = hk.zero : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %st = hk.mma abt %k, %q, %s0
           : !hk.rt<32x128xbf16>, !hk.rt<16x128xbf16>, !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
+      // Read before the softmax, so that the reads run beside it.
+      %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
       %key0 = arith.muli %j, %c32 : index
       // Transposed scores: row = key, column = query; keep key <= query.
       %sc = hk.triu %st[%key0, %qrow] : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       %sm = hk.bounds_mask %sc[%key0, %qrow] within [%nk, %nq]
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>
       // scale = log2(e) / sqrt(128)
-      %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32}
+      %pt, %m1, %unused, %f = hk.softmax cols %sm, %m, %nosum {scale = 0.12751743 : f32, max_slack = 8.0 : f32}
           : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
-      %os = hk.mul_col %o, %f : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+      %os = hk.mul_col %o, %f {skip_ones} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
       %ptb = hk.convert %pt : !hk.rt<32x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>
-      %v = hk.load %sV : !hk.st<32x128xbf16> -> !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>
       %o1 = hk.mma atb %v, %ptb, %os
           : !hk.rt<32x128xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<32x16xbf16, #hk.mfma<acc, 16x16x32>>, !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>
       %ls = hk.mul_col %l, %f : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
@@ -211,3 +222,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // HK-RUN: attention kernel=attention_fwd_d128_interleave rows=64 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x128x192x128,3x70x100x128,1x40x33x128,1x40x20x128
 // HK-RUN: attention kernel=attention_causal_d128_interleave rows=64 causal=1 psum=bf16 chips=gfx950 shapes=1x64x64x128,2x192x192x128,2x100x130x128,1x130x100x128
+// Keys scaled up along the sequence: the running max moves past the slack
+// after the first tile, so the lazy rescale runs.
+// HK-RUN: attention kernel=attention_fwd_d128_interleave rows=64 psum=bf16 kramp=16 chips=gfx950 shapes=1x64x64x128,1x64x256x128,2x70x200x128
+// HK-RUN: attention kernel=attention_causal_d128_interleave rows=64 causal=1 psum=bf16 kramp=16 chips=gfx950 shapes=1x64x64x128,2x192x192x128,1x130x100x128

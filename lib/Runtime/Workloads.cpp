@@ -6,6 +6,7 @@
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 #include <cstring>
@@ -473,12 +474,15 @@ private:
 /// for query i >= j); arguments (Q, K, V, O) as BH x N x d views; one block
 /// per `rowsPerBlock` query rows and head when given. Cases are BH x Nq x
 /// Nk x d, or BH x Nq x Nk x d x KVH for grouped-query attention: K and V
-/// have KVH heads, query head h reading KV head h / (BH / KVH).
+/// have KVH heads, query head h reading KV head h / (BH / KVH). With a
+/// key ramp R, key j is scaled by 1 + R j / (Nk - 1), so that the scores,
+/// and each query's running max, grow along the keys.
 class AttentionWorkload : public Workload {
 public:
   AttentionWorkload(bool causal, bool roundedSum,
-                    std::optional<int64_t> rowsPerBlock)
-      : causal(causal), roundedSum(roundedSum), rowsPerBlock(rowsPerBlock) {}
+                    std::optional<int64_t> rowsPerBlock, double keyRamp)
+      : causal(causal), roundedSum(roundedSum), rowsPerBlock(rowsPerBlock),
+        keyRamp(keyRamp) {}
 
   llvm::Expected<CaseOutcome>
   run(emu::Device &device, const emu::Module &module,
@@ -512,6 +516,12 @@ public:
     // Scores of a few units make the softmax neither flat nor one-hot.
     for (HostArray *array : {&q, &k, &v})
       fillUniform(*array, rng, -2.0, 2.0);
+    if (keyRamp != 0.0)
+      for (int64_t i = 0; i < k.getNumElements(); ++i) {
+        int64_t key = i / d % nk;
+        k.set(i, k.get(i) * (1.0 + keyRamp * double(key) /
+                                       double(std::max<int64_t>(1, nk - 1))));
+      }
     CaseRun run{{LaunchArg::ofArray(q), LaunchArg::ofArray(k),
                  LaunchArg::ofArray(v), LaunchArg::ofArray(o)},
                 {{&q, "Q"}, {&k, "K"}, {&v, "V"}},
@@ -531,7 +541,11 @@ public:
           "BH=" + std::to_string(heads) +
           (kvHeads != heads ? " KVH=" + std::to_string(kvHeads) : "") +
           " Nq=" + std::to_string(nq) + " Nk=" + std::to_string(nk) +
-          " d=" + std::to_string(d);
+          " d=" + std::to_string(d) +
+          (keyRamp != 0.0
+               ? " kramp=" +
+                     llvm::formatv("{0}", llvm::format("%g", keyRamp)).str()
+               : "");
     return outcome;
   }
 
@@ -539,6 +553,7 @@ private:
   bool causal;
   bool roundedSum; ///< The kernel divides by the sum of the bf16 P.
   std::optional<int64_t> rowsPerBlock;
+  double keyRamp;
 };
 
 } // namespace
@@ -588,8 +603,17 @@ hk::run::makeWorkload(const RunSpec &spec) {
     if (psum != "f32" && psum != "bf16")
       return makeError("line " + llvm::Twine(spec.line) +
                        ": psum must be f32 or bf16, got '" + psum + "'");
+    // kramp=R: key j scaled by 1 + R j / (Nk - 1), so that the running
+    // max of each query moves along the keys (lazy rescaling's path).
+    double keyRamp;
+    if (llvm::Error error = number("kramp", "0", keyRamp))
+      return std::move(error);
+    if (!(keyRamp >= 0.0 && keyRamp <= 16.0))
+      return makeError("line " + llvm::Twine(spec.line) +
+                       ": kramp must be between 0 and 16, got " +
+                       spec.get("kramp"));
     return std::make_unique<AttentionWorkload>(causal == "1", psum == "bf16",
-                                               *perBlock);
+                                               *perBlock, keyRamp);
   }
   // block=RxC: the output tile of one block; optional as rows= is.
   std::optional<std::pair<int64_t, int64_t>> block;

@@ -226,6 +226,16 @@ Value lowering::laneId(OpBuilder &b, Location loc) {
   return arith::AndIOp::create(b, loc, threadId(b, loc), constI32(b, loc, 63));
 }
 
+Value lowering::anyInWave(OpBuilder &b, Location loc, Value flags) {
+  if (isa<VectorType>(flags.getType()))
+    flags =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, flags);
+  Value lanes = ROCDL::BallotOp::create(b, loc, b.getI64Type(), flags);
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, lanes,
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)));
+}
+
 /// Whether `op` is readfirstlane(workitem.id.x >> 6), the wave id.
 static bool isWaveId(Operation &op) {
   auto first = dyn_cast<ROCDL::ReadfirstlaneOp>(op);

@@ -140,6 +140,10 @@ mlir::Value threadId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value laneId(mlir::OpBuilder &b, mlir::Location loc);
 /// Wave in the block, uniform (in a scalar register).
 mlir::Value waveId(mlir::OpBuilder &b, mlir::Location loc);
+/// Whether `flags` (an i1, or a vector of i1 a lane holds) is true anywhere
+/// in the wave's active lanes: a uniform i1 (a ballot).
+mlir::Value anyInWave(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value flags);
 mlir::Value indexFromI32(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value value);
 /// Keeps the compiler from moving memory operations across this point, so

@@ -132,6 +132,22 @@ Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
   });
 }
 
+/// v_permlane32_swap of the f32 `value` with itself (gfx950): the two
+/// results hold, in every lane, the value of that lane and of the lane 32
+/// away, in an order that depends on the half.
+std::pair<Value, Value> swapHalves(OpBuilder &b, Location loc, Value value) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, value);
+  auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
+  Value swapped = ROCDL::Permlane32SwapOp::create(
+      b, loc, pair, bits, bits, /*fi=*/false, /*boundControl=*/false);
+  auto half = [&](int64_t index) -> Value {
+    Value word = LLVM::ExtractValueOp::create(b, loc, swapped, index);
+    return arith::BitcastOp::create(b, loc, value.getType(), word);
+  };
+  return {half(0), half(1)};
+}
+
 /// Reduces the rows (columns) of a lane's tile vector `tile` (f32) into the
 /// aligned f32 vector every lane holding those rows (columns) agrees on.
 Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
@@ -162,10 +178,24 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
   for (unsigned bit = 1; bit < 64; bit <<= 1) {
     if (!(mask & bit))
       continue;
+    SmallVector<Value> combined;
+    if (bit == 32 && chip.hasPermlaneSwap) {
+      // v_permlane32_swap of a value with itself leaves each lane its own
+      // value in one result and its partner's in the other, which of the
+      // two depending on the half: every combine here is commutative, so
+      // the pair is combined as it comes, with no select between them.
+      for (int64_t i = 0; i < type.getNumElements(); ++i) {
+        auto [own, other] =
+            swapHalves(b, loc, vector::ExtractOp::create(b, loc, result, i));
+        combined.push_back(combine(b, loc, kind, own, other));
+      }
+      result = vector::FromElementsOp::create(b, loc, type, combined);
+      reduced |= bit;
+      continue;
+    }
     // Element by element: a packed combine (v_pk_add_f32) cannot take a
     // DPP operand, and would leave every move a v_mov_b32_dpp of its own.
     Value moved = fromLaneXor(b, loc, result, bit, reduced, chip);
-    SmallVector<Value> combined;
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       combined.push_back(combine(b, loc, kind,
                                  vector::ExtractOp::create(b, loc, result, i),
@@ -201,9 +231,35 @@ struct BroadcastLowering : public OpConversionPattern<SourceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Alignment align =
         alignmentOf(op.getTile().getType(), SourceOp::alongRows());
-    Value expanded =
-        expandVector(rewriter, op.getLoc(), align, adaptor.getVector());
-    rewriter.replaceOpWithNewOp<FloatOp>(op, adaptor.getTile(), expanded);
+    Location loc = op.getLoc();
+    auto apply = [&](OpBuilder &b) -> Value {
+      Value expanded = expandVector(b, loc, align, adaptor.getVector());
+      return FloatOp::create(b, loc, adaptor.getTile(), expanded);
+    };
+    if constexpr (std::is_same_v<SourceOp, MulRowOp> ||
+                  std::is_same_v<SourceOp, MulColOp>) {
+      if (op.getSkipOnes()) {
+        // Multiply unless every factor of every lane is exactly 1 (NaN is
+        // not, so it still reaches the tile).
+        Value factors = adaptor.getVector();
+        Value notOne = arith::CmpFOp::create(
+            rewriter, loc, arith::CmpFPredicate::UNE, factors,
+            floatSplat(rewriter, loc, cast<VectorType>(factors.getType()),
+                       1.0));
+        auto branch =
+            scf::IfOp::create(rewriter, loc, adaptor.getTile().getType(),
+                              anyInWave(rewriter, loc, notOne),
+                              /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(branch.thenBlock());
+        scf::YieldOp::create(rewriter, loc, apply(rewriter));
+        rewriter.setInsertionPointToStart(branch.elseBlock());
+        scf::YieldOp::create(rewriter, loc, adaptor.getTile());
+        rewriter.replaceOp(op, branch.getResult(0));
+        return success();
+      }
+    }
+    rewriter.replaceOp(op, apply(rewriter));
     return success();
   }
 };
@@ -527,16 +583,31 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
       rowMax = arith::MulFOp::create(rewriter, loc, rowMax,
                                      floatSplat(rewriter, loc, vecType, scale));
     Value max = adaptor.getMax();
-    Value newMax = arith::MaxNumFOp::create(rewriter, loc, max, rowMax);
+    std::optional<APFloat> slack = op.getMaxSlack();
+    // With a slack, a row's max moves only when the tile's passes it by
+    // more than the slack (from -inf, any finite max does; a NaN never).
+    Value grows;
+    Value newMax;
+    if (slack) {
+      Value limit = arith::AddFOp::create(
+          rewriter, loc, max,
+          floatSplat(rewriter, loc, vecType, slack->convertToDouble()));
+      grows = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGT,
+                                    rowMax, limit);
+      newMax = arith::SelectOp::create(rewriter, loc, grows, rowMax, max);
+    } else {
+      newMax = arith::MaxNumFOp::create(rewriter, loc, max, rowMax);
+    }
     Value masked = arith::CmpFOp::create(
         rewriter, loc, arith::CmpFPredicate::OEQ, newMax,
         floatSplat(rewriter, loc, vecType,
                    -std::numeric_limits<double>::infinity()));
     Value pivot = arith::SelectOp::create(
         rewriter, loc, masked, floatSplat(rewriter, loc, vecType, 0.0), newMax);
-    // The exponents are at most 0, so results are in [0, 1]: the hardware's
-    // v_exp_f32 serves alone, without the range scaling math.exp2 adds to
-    // keep denormal results (far below what P's bf16 rounding keeps).
+    // The exponents are at most 0 (at most the slack), so results are in
+    // [0, 1] ([0, 2^slack]): the hardware's v_exp_f32 serves alone, without
+    // the range scaling math.exp2 adds to keep denormal results (far below
+    // what P's bf16 rounding keeps).
     auto exp2 = [&](Value v) {
       return mapElements(rewriter, loc, v, [&](Value scalar) -> Value {
         return ROCDL::ROCDLExp2::create(rewriter, loc, scalar.getType(),
@@ -552,6 +623,11 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
                       : Value(arith::SubFOp::create(rewriter, loc, x, pivots));
     Value probs = exp2(exponents);
     Value rescale = exp2(arith::SubFOp::create(rewriter, loc, max, pivot));
+    // Rows whose max stays are rescaled by exactly 1, wholly masked ones too.
+    if (slack)
+      rescale =
+          arith::SelectOp::create(rewriter, loc, grows, rescale,
+                                  floatSplat(rewriter, loc, vecType, 1.0));
     Value newSum = arith::AddFOp::create(
         rewriter, loc,
         arith::MulFOp::create(rewriter, loc, rescale, adaptor.getSum()),

@@ -16,10 +16,18 @@ hk.kernel @row_sum(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   // CHECK: rocdl.ds_bpermute
   // CHECK: arith.addf {{.*}} : f32
   // CHECK-NOT: swizzle_bitmode
-  // gfx950 swaps the wave's halves with v_permlane32_swap instead.
+  // gfx950 swaps the wave's halves with v_permlane32_swap instead, of the
+  // value with itself: each lane gets its own value and its partner's, in
+  // an order the sum does not care about, so they are added as they come.
   // GFX950-LABEL: llvm.func @row_sum
   // GFX950: amdgpu.swizzle_bitmode {{.*}} 31 0 16 : vector<1xf32>
-  // GFX950: amdgpu.permlane_swap {{.*}} 32 : vector<1xf32>
+  // GFX950: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+  // GFX950: %[[PAIR:.*]] = rocdl.permlane32.swap %[[BITS]], %[[BITS]], false, false
+  // GFX950-DAG: %[[A:.*]] = llvm.extractvalue %[[PAIR]][0]
+  // GFX950-DAG: %[[B:.*]] = llvm.extractvalue %[[PAIR]][1]
+  // GFX950-DAG: %[[FA:.*]] = arith.bitcast %[[A]] : i32 to f32
+  // GFX950-DAG: %[[FB:.*]] = arith.bitcast %[[B]] : i32 to f32
+  // GFX950: arith.addf %[[FA]], %[[FB]] : f32
   // GFX950-NOT: rocdl.ds_bpermute
   // GFX950-LABEL: llvm.func @col_max
   %s = hk.row_sum %t : !hk.rt<16x64xf32, row>
@@ -183,6 +191,53 @@ hk.kernel @softmax(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   %p, %m1, %l1, %r = hk.softmax %t, %m0, %l0 {scale = 0.5 : f32}
       : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
         !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %l1, %out[%c0]
+      : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>> -> !hk.gl<?xf32>
+  hk.return
+}
+
+// Lazy online softmax: a row's max moves only past max + slack, and rows
+// whose max stays get a rescale of exactly 1 (no NaN from -inf - -inf).
+// CHECK-LABEL: llvm.func @softmax_slack
+hk.kernel @softmax_slack(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %ninf = arith.constant 0xFF800000 : f32
+  %m0 = hk.fill %ninf : f32
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  %l0 = hk.zero : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // CHECK: %[[ROWMAX:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
+  // CHECK: %[[SLACK:.*]] = arith.constant dense<8.000000e+00> : vector<4xf32>
+  // CHECK: %[[LIMIT:.*]] = arith.addf %[[MAX:.*]], %[[SLACK]] : vector<4xf32>
+  // CHECK: %[[GROWS:.*]] = arith.cmpf ogt, %[[ROWMAX]], %[[LIMIT]] : vector<4xf32>
+  // CHECK: %[[NEW:.*]] = arith.select %[[GROWS]], %[[ROWMAX]], %[[MAX]]
+  // CHECK-NOT: arith.maxnumf {{.*}} : vector<4xf32>
+  // CHECK: arith.cmpf oeq, %[[NEW]]
+  // CHECK-COUNT-4: rocdl.exp2
+  // CHECK-COUNT-4: rocdl.exp2
+  // CHECK: %[[FACTOR:.*]] = vector.from_elements {{.*}} : vector<4xf32>
+  // CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
+  // CHECK: arith.select %[[GROWS]], %[[FACTOR]], %[[ONES]]
+  %p, %m1, %l1, %r = hk.softmax %t, %m0, %l0 {scale = 0.5 : f32, max_slack = 8.0 : f32}
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // skip_ones: one ballot of "some factor is not 1" (NaN included) over
+  // the wave, and the multiply only where it is set.
+  // CHECK: %[[NOT1:.*]] = arith.cmpf une, %{{.*}}, %{{.*}} : vector<4xf32>
+  // CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[NOT1]] : vector<4xi1> into i1
+  // CHECK: %[[LANES:.*]] = rocdl.ballot %[[ANY]] : i64
+  // CHECK: %[[SOME:.*]] = arith.cmpi ne, %[[LANES]], %{{.*}} : i64
+  // CHECK: scf.if %[[SOME]] -> (vector<4xf32>) {
+  // CHECK: arith.mulf
+  // CHECK: } else {
+  // CHECK-NOT: arith.mulf
+  // CHECK: }
+  %y = hk.mul_row %p, %r {skip_ones}
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %y, %x[%c0, %c0]
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
   hk.store %l1, %out[%c0]
       : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>> -> !hk.gl<?xf32>
   hk.return

@@ -870,6 +870,26 @@ hk.kernel @k() waves(4) {
 // -----
 
 hk.kernel @k() waves(4) {
+  %s = hk.zero : !hk.rt<32x64xf32>
+  %m = hk.zero : !hk.rv<32xf32>
+  // expected-error @below {{max_slack must be between 0 and 64, got -1}}
+  %p, %m1, %l1, %r = hk.softmax %s, %m, %m {max_slack = -1.0 : f32} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %s = hk.zero : !hk.rt<32x64xf32>
+  %m = hk.zero : !hk.rv<32xf32>
+  // expected-error @below {{max_slack must be between 0 and 64, got 100}}
+  %p, %m1, %l1, %r = hk.softmax %s, %m, %m {max_slack = 100.0 : f32} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
   %a = hk.zero : !hk.rt<32x32xbf16, #hk.mfma<acc, 16x16x16>>
   %c = hk.zero : !hk.rt<32x32xf32>
   // expected-error @below {{multiplies operands in the 16x16 accumulator layout, which needs a 16x16xK instruction with K a multiple of 16, got #hk.mfma_shape<32x32x8>}}

@@ -192,6 +192,12 @@ hk.kernel @rows() waves(1) {
   // CHECK: hk.softmax cols %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f32} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
   %cm0 = hk.zero : !hk.rv<64xf32>
   %cp, %cm, %cl, %ca = hk.softmax cols %k3, %cm0, %cm0 {scale = 0.125 : f32} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  // CHECK: hk.softmax cols %{{.*}}, %{{.*}}, %{{.*}} {max_slack = 8.000000e+00 : f32, scale = 1.250000e-01 : f32}
+  // CHECK: hk.mul_col %{{.*}}, %{{.*}} {skip_ones} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  // CHECK: hk.mul_row %{{.*}}, %{{.*}} {skip_ones} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  %lp, %lm, %ll, %la = hk.softmax cols %k3, %cm0, %cm0 {scale = 0.125 : f32, max_slack = 8.0 : f32} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  %lo = hk.mul_col %c3t, %la {skip_ones} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  %lr = hk.mul_row %lo, %vr {skip_ones} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
   hk.return
 }
 

@@ -850,6 +850,15 @@ LogicalResult SoftmaxOp::verify() {
   if (!scores.getElementType().isF32())
     return emitOpError() << "works on f32 scores, got "
                          << scores.getElementType();
+  // Probabilities reach 2^slack; up to 2^64 leaves f32 sums and bf16 P
+  // far from overflow.
+  if (std::optional<APFloat> slack = getMaxSlack();
+      slack &&
+      !(slack->convertToFloat() >= 0.0f && slack->convertToFloat() <= 64.0f)) {
+    SmallString<16> text;
+    slack->toString(text);
+    return emitOpError() << "max_slack must be between 0 and 64, got " << text;
+  }
   return verifyAlignedVector(*this, scores, getMax().getType(), alongRows(),
                              "running max");
 }

@@ -491,7 +491,8 @@ def HK_MinOp : HK_BinaryOp<"min", "elementwise minimum", [{
 //===----------------------------------------------------------------------===//
 
 // `rows` is 1 when the vector runs along the tile's rows (one value per row).
-class HK_BroadcastOp<string mnemonic, string doc, bit rows>
+class HK_BroadcastOp<string mnemonic, string doc, bit rows,
+                     bit multiply = 0>
     : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>,
                        HK_SameLayout]> {
   let summary = doc;
@@ -500,9 +501,18 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows>
     }] # !if(rows, "row", "column") # [{:
     `%y = hk.}] # mnemonic # [{ %t, %v : !hk.rt<32x64xf32>, !hk.rv<}]
     # !if(rows, "32", "64") # [{xf32>`.
-  }];
-  let arguments = (ins HK_RegisterTileType:$tile,
-                       HK_RegisterVectorType:$vector);
+  }] # !if(multiply, [{
+
+    With `skip_ones`, a uniform branch skips the multiply where every
+    factor the wave holds is exactly 1; the result is the tile either way
+    (x * 1 is x for every float, NaN included). It pays on a large tile
+    whose factors are mostly 1, as the rescale factors of `hk.softmax`
+    with a `max_slack` are; on a tile of a few registers per lane LLVM
+    turns the branch back into selects, which cost more than the multiply.
+  }], "");
+  let arguments = !con((ins HK_RegisterTileType:$tile,
+                            HK_RegisterVectorType:$vector),
+                       !if(multiply, (ins UnitAttr:$skip_ones), (ins)));
   let results = (outs HK_RegisterTileType:$result);
   let assemblyFormat = [{
     $tile `,` $vector attr-dict `:` qualified(type($tile)) `,` qualified(type($vector))
@@ -517,11 +527,11 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows>
 
 def HK_AddRowOp : HK_BroadcastOp<"add_row", "add a value per row", 1>;
 def HK_SubRowOp : HK_BroadcastOp<"sub_row", "subtract a value per row", 1>;
-def HK_MulRowOp : HK_BroadcastOp<"mul_row", "multiply by a value per row", 1>;
+def HK_MulRowOp : HK_BroadcastOp<"mul_row", "multiply by a value per row", 1, 1>;
 def HK_DivRowOp : HK_BroadcastOp<"div_row", "divide by a value per row", 1>;
 def HK_AddColOp : HK_BroadcastOp<"add_col", "add a value per column", 0>;
 def HK_SubColOp : HK_BroadcastOp<"sub_col", "subtract a value per column", 0>;
-def HK_MulColOp : HK_BroadcastOp<"mul_col", "multiply by a value per column", 0>;
+def HK_MulColOp : HK_BroadcastOp<"mul_col", "multiply by a value per column", 0, 1>;
 def HK_DivColOp : HK_BroadcastOp<"div_col", "divide by a value per column", 0>;
 
 class HK_ReduceOp<string mnemonic, string doc, bit rows>
@@ -678,6 +688,16 @@ def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
     column vectors, as `hk.col_max` gives): for scores held transposed,
     S^T = K Q^T, whose columns are the queries.
 
+    With `max_slack = t` (0 to 64) the running max moves lazily: a row's
+    `new_max` is the tile's scaled row max only where that passes `max` by
+    more than `t`, and `max` otherwise. Where the max stays, `rescale` is
+    exactly 1 (a row whose scores have all been masked so far included)
+    and `probs` reach up to `2^t`. The output and the sum are built on the
+    same max, which cancels when one divides the other: the softmax is the
+    same up to rounding, but after the first tiles most rows keep their
+    max and most tiles need no rescale (`hk.mul_col ... {skip_ones}` skips
+    it). A `t` of 8 keeps `probs` at most 256.
+
     ```mlir
     %p, %m1, %l1, %r = hk.softmax %s, %m0, %l0 {scale = 0.18 : f32}
         : !hk.rt<64x64xf32>, !hk.rv<64xf32>
@@ -688,7 +708,8 @@ def HK_SoftmaxOp : HK_Op<"softmax", [Pure,
   let arguments = (ins UnitAttr:$cols, HK_RegisterTileType:$scores,
                        HK_RegisterVectorType:$max,
                        HK_RegisterVectorType:$sum,
-                       DefaultValuedAttr<F32Attr, "1.0f">:$scale);
+                       DefaultValuedAttr<F32Attr, "1.0f">:$scale,
+                       OptionalAttr<F32Attr>:$max_slack);
   let results = (outs HK_RegisterTileType:$probs,
                       HK_RegisterVectorType:$new_max,
                       HK_RegisterVectorType:$new_sum,
