@@ -260,9 +260,10 @@ struct BarrierLowering : public OpConversionPattern<BarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     compilerMemoryBarrier(rewriter, loc);
-    // The wave's LDS accesses complete before the barrier; the wait just
-    // before it may have seen to that already.
-    if (!plan.ldsDrained.contains(op))
+    // The wave's LDS accesses complete before the barrier (unless its
+    // reads may stay in flight); the wait just before it may have seen to
+    // that already.
+    if (!op.getReadsInFlight() && !plan.ldsDrained.contains(op))
       amdgpu::MemoryCounterWaitOp::create(
           rewriter, loc, IntegerAttr(), IntegerAttr(),
           rewriter.getI32IntegerAttr(0), IntegerAttr(), IntegerAttr());

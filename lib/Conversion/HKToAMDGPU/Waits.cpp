@@ -148,6 +148,9 @@ int64_t countForToken(Value token, Operation *wait) {
 void lowering::planWaits(ModuleOp module, WaitPlan &plan) {
   module.walk([&](WaitOp wait) {
     auto barrier = dyn_cast_if_present<BarrierOp>(wait->getNextNode());
+    // A barrier whose wave's LDS reads may stay in flight needs no drain.
+    if (barrier && barrier.getReadsInFlight())
+      barrier = nullptr;
     if (wait.getTokens().empty()) {
       if (barrier)
         plan.ldsDrained.insert(barrier);

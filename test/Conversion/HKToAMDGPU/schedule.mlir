@@ -82,3 +82,18 @@ hk.kernel @wave_id_in_loop() waves(4) {
   }
   hk.return
 }
+
+// A barrier waits for the wave's LDS accesses (lgkmcnt(0)) unless its reads
+// may stay in flight.
+// CHECK-LABEL: llvm.func @barriers
+// CHECK: amdgpu.memory_counter_wait ds(0)
+// CHECK-NEXT: rocdl.s.barrier
+// CHECK-NOT: amdgpu.memory_counter_wait
+// CHECK: rocdl.s.barrier
+// CHECK-NEXT: llvm.inline_asm
+// CHECK-NEXT: llvm.return
+hk.kernel @barriers() waves(1) {
+  hk.barrier
+  hk.barrier reads_in_flight
+  hk.return
+}

@@ -37,8 +37,10 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
   // Wave-group barriers, balanced: one per group.
   // CHECK: hk.barrier group 1
   // CHECK-NEXT: hk.barrier group 0
+  // CHECK-NEXT: hk.barrier reads_in_flight
   hk.barrier group 1
   hk.barrier group 0
+  hk.barrier reads_in_flight
   // CHECK: hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   %s = hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   // CHECK: hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>>

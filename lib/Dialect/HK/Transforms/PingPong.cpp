@@ -9,6 +9,10 @@
 // group 1 runs one extra barrier before the loop, so it is always one
 // cluster behind group 0: while one group computes, the other reads LDS.
 // Group 0 runs one extra barrier after the loop to balance the count.
+// Where no other wave can overwrite what a memory cluster reads before the
+// reading wave has used it, the barrier that closes the cluster leaves the
+// reads in flight (`reads_in_flight`, letReadsFly): the compute cluster's
+// first MFMAs wait for their own fragments only.
 //
 // A loop whose shared buffers trade places every iteration is unrolled by
 // two (unrollSwappedBuffers in MainLoop.h).
@@ -90,6 +94,55 @@ LogicalResult collectClusters(scf::ForOp loop,
   return success();
 }
 
+/// Whether `cluster` writes LDS only through group loads into tiles that
+/// no hk.load of `loop` reads (a spare buffer, read in a later iteration
+/// behind a token wait), if `spareLoads`, and otherwise not at all. Layout
+/// conversions use per-wave scratch, which no other wave touches.
+bool writesNoLdsOthersRead(ClusterOp cluster, scf::ForOp loop,
+                           bool spareLoads) {
+  auto isRead = [&](Value tile) {
+    return loop.getBody()
+        ->walk([&](LoadOp load) {
+          return load.getSource() == tile ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  return !cluster.getBody()
+              .walk([&](Operation *op) {
+                if (op->getNumRegions() > 0 || isa<LoadOp>(op) ||
+                    op->hasTrait<OpTrait::IsTerminator>() ||
+                    isMemoryEffectFree(op))
+                  return WalkResult::advance();
+                auto load = dyn_cast<GroupLoadOp>(op);
+                if (load && spareLoads && !isRead(load.getDest()))
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Marks `reads_in_flight` the barrier that closes each memory cluster
+/// whose LDS accesses need not have completed by then. Every compute
+/// cluster's barrier still waits for them, so what is at stake is the
+/// cluster the other group runs right after: group 1 runs one cluster
+/// behind group 0, so after the barrier that closes memory cluster i,
+/// group 0 runs cluster i + 2 while group 1 runs i + 1, and group 1 runs
+/// cluster i while group 0 runs i + 1. That is safe when cluster i writes
+/// no LDS that a load of the loop reads, and cluster i + 2 (past the loop's
+/// end, the next iteration's first one, whose spare buffers are this
+/// iteration's current ones) writes no LDS at all. A barrier after waits
+/// keeps its drain.
+void letReadsFly(scf::ForOp loop, ArrayRef<ClusterOp> clusters) {
+  size_t count = clusters.size();
+  for (size_t i = 0; i < count; i += 2) {
+    auto barrier = dyn_cast_if_present<BarrierOp>(clusters[i]->getNextNode());
+    if (barrier && writesNoLdsOthersRead(clusters[i], loop, true) &&
+        writesNoLdsOthersRead(clusters[(i + 2) % count], loop, false))
+      barrier.setReadsInFlight(true);
+  }
+}
+
 /// Group 1 one barrier behind before the loop, level again after it.
 void shiftPhases(scf::ForOp loop) {
   OpBuilder b(loop);
@@ -124,6 +177,7 @@ LogicalResult schedulePingPong(KernelOp kernel, bool raisePriority) {
       BarrierOp::create(b, cluster.getLoc(), IntegerAttr());
     }
   }
+  letReadsFly(*loop, clusters);
   shiftPhases(*loop);
   unrollSwappedBuffers(*loop);
   return success();

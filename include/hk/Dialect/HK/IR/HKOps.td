@@ -281,9 +281,20 @@ def HK_BarrierOp : HK_Op<"barrier"> {
     cluster behind group 0, and group 0 running one after the loop brings
     them back. Such barriers sit directly in the kernel body, and each
     group runs as many as the other.
+
+    `hk.barrier reads_in_flight` does not wait for the wave's own LDS
+    accesses to complete first: reads issued before it may still be
+    returning after it. The wave must have no LDS writes outstanding, and
+    no other wave may overwrite what those reads read until the wave has
+    used their results (its use waits for them). hk-ping-pong places it
+    after a memory cluster that only reads LDS, whose results the next
+    compute cluster consumes, when the cluster the other group runs
+    meanwhile writes no LDS; a compute cluster's first MFMAs then start
+    as their own fragments arrive instead of after the whole cluster's.
   }];
-  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$group);
-  let assemblyFormat = "(`group` $group^)? attr-dict";
+  let arguments = (ins OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$group,
+                       UnitAttr:$reads_in_flight);
+  let assemblyFormat = "(`group` $group^)? (`reads_in_flight` $reads_in_flight^)? attr-dict";
   let hasVerifier = 1;
 }
 

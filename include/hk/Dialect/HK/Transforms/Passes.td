@@ -126,6 +126,18 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     and the groups take turns on the matrix cores; group 0 runs one after
     the loop to balance. Run after `hk-mfma-layout`.
 
+    A barrier normally waits for the wave's LDS accesses. The barrier that
+    closes a memory cluster leaves its reads in flight (`hk.barrier
+    reads_in_flight`) when no other wave can overwrite what they read
+    before the reading wave uses it: the cluster writes no LDS that an
+    `hk.load` of the loop reads (a prefetch into the spare buffer is
+    fine), and the cluster two on, which the other group runs meanwhile
+    (past the loop's end, the next iteration's first one, whose spare
+    buffers are this iteration's current ones), writes no LDS at all. The
+    compute cluster after it then waits
+    for each MFMA's own fragments (LLVM's exact `lgkmcnt`) instead of the
+    whole cluster's reads.
+
     A loop whose shared buffers trade places every iteration through its
     iter_args (as `hk-double-buffer`'s current and spare tiles do), and
     whose final buffers nothing reads, is unrolled by two: each half then
