@@ -516,7 +516,7 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows,
 
     With `skip_ones`, a uniform branch skips the multiply where every
     factor the wave holds is exactly 1; the result is the tile either way
-    (x * 1 is x for every float, NaN included). It pays on a large tile
+    (x * 1 is x; a NaN stays NaN). It pays on a large tile
     whose factors are mostly 1, as the rescale factors of `hk.softmax`
     with a `max_slack` are; on a tile of a few registers per lane LLVM
     turns the branch back into selects, which cost more than the multiply.
