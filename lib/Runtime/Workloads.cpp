@@ -6,7 +6,6 @@
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 #include <cstring>
@@ -536,16 +535,17 @@ public:
         launchAndCheck(device, module, signature, run, grid, options, [&] {
           return attentionReference(q, k, v, causal, o.getType(), roundedSum);
         });
-    if (outcome)
-      outcome->description =
-          "BH=" + std::to_string(heads) +
-          (kvHeads != heads ? " KVH=" + std::to_string(kvHeads) : "") +
-          " Nq=" + std::to_string(nq) + " Nk=" + std::to_string(nk) +
-          " d=" + std::to_string(d) +
-          (keyRamp != 0.0
-               ? " kramp=" +
-                     llvm::formatv("{0}", llvm::format("%g", keyRamp)).str()
-               : "");
+    if (outcome) {
+      std::string description;
+      llvm::raw_string_ostream os(description);
+      os << "BH=" << heads;
+      if (kvHeads != heads)
+        os << " KVH=" << kvHeads;
+      os << " Nq=" << nq << " Nk=" << nk << " d=" << d;
+      if (keyRamp != 0.0)
+        os << " kramp=" << llvm::format("%g", keyRamp);
+      outcome->description = std::move(description);
+    }
     return outcome;
   }
 

@@ -189,17 +189,15 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
             swapHalves(b, loc, vector::ExtractOp::create(b, loc, result, i));
         combined.push_back(combine(b, loc, kind, own, other));
       }
-      result = vector::FromElementsOp::create(b, loc, type, combined);
-      reduced |= bit;
-      continue;
+    } else {
+      // Element by element: a packed combine (v_pk_add_f32) cannot take a
+      // DPP operand, and would leave every move a v_mov_b32_dpp of its own.
+      Value moved = fromLaneXor(b, loc, result, bit, reduced, chip);
+      for (int64_t i = 0; i < type.getNumElements(); ++i)
+        combined.push_back(
+            combine(b, loc, kind, vector::ExtractOp::create(b, loc, result, i),
+                    vector::ExtractOp::create(b, loc, moved, i)));
     }
-    // Element by element: a packed combine (v_pk_add_f32) cannot take a
-    // DPP operand, and would leave every move a v_mov_b32_dpp of its own.
-    Value moved = fromLaneXor(b, loc, result, bit, reduced, chip);
-    for (int64_t i = 0; i < type.getNumElements(); ++i)
-      combined.push_back(combine(b, loc, kind,
-                                 vector::ExtractOp::create(b, loc, result, i),
-                                 vector::ExtractOp::create(b, loc, moved, i)));
     result = vector::FromElementsOp::create(b, loc, type, combined);
     reduced |= bit;
   }

@@ -94,20 +94,13 @@ LogicalResult collectClusters(scf::ForOp loop,
   return success();
 }
 
-/// Whether `cluster` writes LDS only through group loads into tiles that
-/// no hk.load of `loop` reads (a spare buffer, read in a later iteration
-/// behind a token wait), if `spareLoads`, and otherwise not at all. Layout
-/// conversions use per-wave scratch, which no other wave touches.
-bool writesNoLdsOthersRead(ClusterOp cluster, scf::ForOp loop,
+/// Whether `cluster` writes LDS only through group loads into tiles outside
+/// `readTiles` (a spare buffer, read in a later iteration behind a token
+/// wait), if `spareLoads`, and otherwise not at all. Layout conversions use
+/// per-wave scratch, which no other wave touches.
+bool writesNoLdsOthersRead(ClusterOp cluster,
+                           const llvm::DenseSet<Value> &readTiles,
                            bool spareLoads) {
-  auto isRead = [&](Value tile) {
-    return loop.getBody()
-        ->walk([&](LoadOp load) {
-          return load.getSource() == tile ? WalkResult::interrupt()
-                                          : WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
   return !cluster.getBody()
               .walk([&](Operation *op) {
                 if (op->getNumRegions() > 0 || isa<LoadOp>(op) ||
@@ -115,7 +108,7 @@ bool writesNoLdsOthersRead(ClusterOp cluster, scf::ForOp loop,
                     isMemoryEffectFree(op))
                   return WalkResult::advance();
                 auto load = dyn_cast<GroupLoadOp>(op);
-                if (load && spareLoads && !isRead(load.getDest()))
+                if (load && spareLoads && !readTiles.contains(load.getDest()))
                   return WalkResult::advance();
                 return WalkResult::interrupt();
               })
@@ -134,11 +127,15 @@ bool writesNoLdsOthersRead(ClusterOp cluster, scf::ForOp loop,
 /// iteration's current ones) writes no LDS at all. A barrier after waits
 /// keeps its drain.
 void letReadsFly(scf::ForOp loop, ArrayRef<ClusterOp> clusters) {
+  // The tiles an hk.load of the loop reads.
+  llvm::DenseSet<Value> readTiles;
+  loop.getBody()->walk(
+      [&](LoadOp load) { readTiles.insert(load.getSource()); });
   size_t count = clusters.size();
   for (size_t i = 0; i < count; i += 2) {
     auto barrier = dyn_cast_if_present<BarrierOp>(clusters[i]->getNextNode());
-    if (barrier && writesNoLdsOthersRead(clusters[i], loop, true) &&
-        writesNoLdsOthersRead(clusters[(i + 2) % count], loop, false))
+    if (barrier && writesNoLdsOthersRead(clusters[i], readTiles, true) &&
+        writesNoLdsOthersRead(clusters[(i + 2) % count], readTiles, false))
       barrier.setReadsInFlight(true);
   }
 }
