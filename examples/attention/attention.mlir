@@ -84,7 +84,10 @@ module {
   // The same loop in HipKittens' two schedules; hk-schedule double-buffers
   // the K and V tiles (the next pair loads while this one is used) and
   // orders the work. Ping-pong: eight waves (128 query rows per block) in
-  // two groups taking turns between memory and MFMA clusters. Both
+  // two groups taking turns between memory and MFMA clusters; its cost
+  // function reads V's fragments with K's, in one memory cluster, so the
+  // groups meet at two barriers per tile instead of four (the timing
+  // model predicts a third more on MI355X, a fifth on MI325X). Both
   // scheduled loops are bound by their VALU work, so they take the softmax's
   // row sums on the MFMAs (P times a tile of ones, as
   // attention_d128_gfx950.mlir does; psum=bf16 on their HK-RUN lines); the

@@ -1,8 +1,8 @@
-//===- ScheduleCostTest.cpp - hk-interleave's cost function ---------------===//
+//===- ScheduleCostTest.cpp - The schedules' cost functions ---------------===//
 //
 // Timelines small enough to work out by hand: one wave, issue every 4
 // cycles, and the cheapest group sizes for clusters whose best order is
-// known without the model.
+// known without the model; ping-pong iterations of a few cluster pairs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +87,74 @@ TEST(ScheduleCost, FrontLoadedNeeds) {
   work.dsReads = 2;
   work.readsNeeded = {2, 2};
   EXPECT_DOUBLE_EQ(interleaveCycles(work, {1, 1, 0}, kCosts), 80 + 32);
+}
+
+// Ping-pong: a read holds the LDS 4 cycles for each of the group's 4 waves
+// and returns 64 later; a barrier costs 16; 256 VGPRs, 64 of them reserved,
+// 100 carried.
+const PingPongCosts kPingPong{
+    /*dsReadCycles=*/4,    /*ldsLatency=*/64,
+    /*barrierLatency=*/16, /*groupWaves=*/4,
+    /*vgprBudget=*/256,    /*vgprReserve=*/64,
+    /*carriedVgprs=*/100};
+
+/// Three runs, each one read of `fragments` VGPRs and two 16-cycle MFMAs.
+llvm::SmallVector<PingPongPair> threePairs(int64_t fragments) {
+  PingPongPair pair;
+  pair.dsReads = 1;
+  pair.fragmentVgprs = fragments;
+  pair.mfmas = 2;
+  pair.mfmaCycles = 16;
+  return {pair, pair, pair};
+}
+
+TEST(ScheduleCost, PingPongIntervals) {
+  auto pairs = threePairs(10);
+  // As written: memory clusters of 16 + 64 = 80 beside compute ones of 32,
+  // six intervals of 80 and six barriers.
+  PingPongPlan written;
+  written.first = {0, 1, 2};
+  EXPECT_DOUBLE_EQ(pingPongCycles(pairs, written, kPingPong), 6 * 80 + 6 * 16);
+  EXPECT_EQ(written.vgprs, 100 + 10 + 64);
+  // Runs 0 and 1 joined: clusters of 96, 64, 80, 32; the intervals hold
+  // (96, 32), (64, 96), (80, 64), (32, 80).
+  PingPongPlan two;
+  two.first = {0, 2};
+  EXPECT_DOUBLE_EQ(pingPongCycles(pairs, two, kPingPong),
+                   96 + 96 + 80 + 80 + 4 * 16);
+  EXPECT_EQ(two.vgprs, 100 + 20 + 64);
+}
+
+TEST(ScheduleCost, PingPongJoinsWhatFits) {
+  // All three joined: 3 * 16 + 64 = 112 beside 96, twice, two barriers;
+  // 100 + 30 + 64 VGPRs fit.
+  PingPongPlan best = choosePingPong(threePairs(10), kPingPong, std::nullopt);
+  EXPECT_EQ(best.first, (llvm::SmallVector<unsigned>{0}));
+  EXPECT_DOUBLE_EQ(best.cycles, 2 * 112 + 2 * 16);
+  EXPECT_TRUE(best.fits);
+  EXPECT_EQ(best.candidates, 4u);
+  // Fragments of 40: all three would need 284 VGPRs; two joined, 244. The
+  // two ways of joining two tie at 416 cycles; the first tried wins.
+  best = choosePingPong(threePairs(40), kPingPong, std::nullopt);
+  EXPECT_EQ(best.first, (llvm::SmallVector<unsigned>{0, 1}));
+  EXPECT_DOUBLE_EQ(best.cycles, 416);
+  EXPECT_EQ(best.vgprs, 244);
+}
+
+TEST(ScheduleCost, PingPongGivenOrNothingFits) {
+  // Three pairs asked for: the loop as written, the only such grouping.
+  PingPongPlan given = choosePingPong(threePairs(10), kPingPong, 3u);
+  EXPECT_EQ(given.first, (llvm::SmallVector<unsigned>{0, 1, 2}));
+  EXPECT_EQ(given.candidates, 1u);
+  // One asked for, over the budget: kept, and marked so.
+  given = choosePingPong(threePairs(100), kPingPong, 1u);
+  EXPECT_EQ(given.first, (llvm::SmallVector<unsigned>{0}));
+  EXPECT_FALSE(given.fits);
+  EXPECT_EQ(given.vgprs, 100 + 300 + 64);
+  // Nothing fits and nothing is asked for: the loop stays as written.
+  PingPongPlan kept = choosePingPong(threePairs(100), kPingPong, std::nullopt);
+  EXPECT_EQ(kept.first, (llvm::SmallVector<unsigned>{0, 1, 2}));
+  EXPECT_FALSE(kept.fits);
 }
 
 } // namespace

@@ -3,7 +3,9 @@
 // schedule's own barriers, priorities or instruction groups.
 // RUN: hk-opt %s -split-input-file --hk-double-buffer | FileCheck %s
 
-// Ping-pong: one cluster per run of reads or computation; the first memory
+// Ping-pong, with the kernel asking for two cluster pairs (`clusters = 2`,
+// which the cost function would not choose for these small tiles): one
+// cluster per run of reads or computation; the first memory
 // cluster prefetches the next tile from wave group 0 (waves = 4); the
 // iteration ends with the wait and one barrier; the tiles swap. Before the
 // loop, one flag says whether every iteration's tile lies inside its view:
@@ -61,7 +63,7 @@
 // CHECK-NOT: hk.barrier group
 // CHECK: hk.store %[[LOOP]]#0
 module attributes {hk.target = #hk.target<"gfx950">} {
-  hk.kernel @pingpong(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8>) {
+  hk.kernel @pingpong(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8, clusters = 2>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %K = hk.dim %A[1] : !hk.gl<?x?xbf16>

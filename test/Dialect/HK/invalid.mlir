@@ -70,6 +70,16 @@ module attributes {test.s = #hk.pingpong<waves = 4>} {}
 
 // -----
 
+// expected-error @below {{a ping-pong iteration has 1 to 64 memory/compute cluster pairs (clusters), got 0}}
+module attributes {test.s = #hk.pingpong<waves = 8, clusters = 0>} {}
+
+// -----
+
+// expected-error @below {{a ping-pong iteration has 1 to 64 memory/compute cluster pairs (clusters), got -1}}
+module attributes {test.s = #hk.pingpong<waves = 8, clusters = -1>} {}
+
+// -----
+
 // expected-error @below {{interleave runs one wave per SIMD, so it needs 4 waves, got 8}}
 module attributes {test.s = #hk.interleave<waves = 8>} {}
 

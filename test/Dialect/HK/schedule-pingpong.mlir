@@ -3,7 +3,9 @@
 // compute clusters alternating with a barrier after each, group 0 alone
 // prefetching the next tile in the first memory cluster and waiting for it
 // after the last compute cluster; the buffers trade places every
-// iteration, so the loop is unrolled by two over fixed buffers.
+// iteration, so the loop is unrolled by two over fixed buffers. The kernel
+// keeps its two runs of reads as two memory clusters (`clusters = 2`);
+// double-buffer-pingpong-clusters.mlir tests the cost function's choice.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
 
 // CHECK-LABEL: hk.kernel @gemm
@@ -87,7 +89,7 @@
 // CHECK: hk.store %[[LOOP]]
 module attributes {hk.target = #hk.target<"gfx942">} {
   hk.kernel @gemm(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>)
-      waves(8) schedule(#hk.pingpong<waves = 8>) {
+      waves(8) schedule(#hk.pingpong<waves = 8, clusters = 2>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

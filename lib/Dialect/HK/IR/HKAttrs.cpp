@@ -232,11 +232,18 @@ int64_t SwizzleAttr::swizzleColumn(int64_t row, int64_t col) const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PingPongAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   unsigned waves) {
+                                   unsigned waves,
+                                   std::optional<unsigned> clusters) {
   if (waves != 8)
     return emitError() << "ping-pong runs two groups of four waves (one per "
                           "SIMD each), so it needs 8 waves, got "
                        << waves;
+  // 64 bounds it well past any loop body and catches a negative count,
+  // which the unsigned parameter's parser wraps around.
+  if (clusters && (*clusters == 0 || *clusters > 64))
+    return emitError() << "a ping-pong iteration has 1 to 64 memory/compute "
+                          "cluster pairs (clusters), got "
+                       << int32_t(*clusters);
   return success();
 }
 

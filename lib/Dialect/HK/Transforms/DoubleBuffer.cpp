@@ -35,9 +35,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "MainLoop.h"
+#include "ScheduleCost.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
+#include "hk/Timing/DeviceModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -198,6 +200,163 @@ LogicalResult analyze(scf::ForOp loop, PlainLoop &plain) {
     return loop.emitOpError()
            << "cannot be scheduled: its body must read shared tiles "
               "first and end with the computation on them";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ping-pong: memory/compute cluster pairs per iteration
+//===----------------------------------------------------------------------===//
+
+/// VGPRs a lane holds of a register tile or vector value (0 for others).
+int64_t vgprsOf(Type type, int64_t lanes) {
+  int64_t bits = 0;
+  if (auto tile = dyn_cast<RegisterTileType>(type))
+    bits = tile.getRows() * tile.getCols() *
+           tile.getElementType().getIntOrFloatBitWidth();
+  else if (auto vec = dyn_cast<RegisterVectorType>(type))
+    bits = vec.getLength() * vec.getElementType().getIntOrFloatBitWidth();
+  return llvm::divideCeil(bits, lanes * 32);
+}
+
+/// VGPRs the estimate leaves for what it does not see: addresses, masks,
+/// the prefetch's offsets, the softmax's temporaries. The example ping-pong
+/// kernels compile to 14 to 64 VGPRs more than the estimate:
+/// gemm_pingpong_k32 190 (gfx942) and 240 (gfx950) against 176,
+/// gemm_pingpong_k64 216 against 176 and, with its two halves joined, 264
+/// against 224 (it spills), attention_fwd_pingpong with K's and V's
+/// fragments joined 144 (gfx950) and 170 (gfx942) against 118,
+/// gemm_abt_fp8_pingpong 256 (gfx950, all there is) and, joined, 244
+/// (gfx942) against 192. 64 covers them all.
+constexpr int64_t kVgprReserve = 64;
+
+/// What read run 2i and compute run 2i + 1 of `plain` cost, per wave.
+SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
+                                     const ChipInfo &chip,
+                                     const timing::DeviceModel &device) {
+  int64_t lanes = chip.waveSize;
+  SmallVector<PingPongPair> pairs;
+  for (size_t i = 0; i + 1 < plain.runs.size(); i += 2) {
+    PingPongPair &pair = pairs.emplace_back();
+    for (Operation *op : plain.runs[i].ops) {
+      auto read = cast<LoadOp>(op);
+      int64_t vgprs = vgprsOf(read.getResult().getType(), lanes);
+      pair.fragmentVgprs += vgprs;
+      pair.dsReads += llvm::divideCeil(vgprs * 4, kDsReadBytesPerLane);
+    }
+    for (Operation *op : plain.runs[i + 1].ops) {
+      if (auto mma = dyn_cast<MmaOp>(op)) {
+        // The MFMAs accumulate in place: their result is not a new value.
+        if (!mma.getInstr())
+          continue;
+        pair.mfmas += countMfmas(mma);
+        if (const MfmaInstr *instr = getMfmaInstr(chip, mma))
+          pair.mfmaCycles = device.mfmaCycles(*instr);
+        continue;
+      }
+      for (Type type : op->getResultTypes()) {
+        int64_t vgprs = vgprsOf(type, lanes);
+        pair.tempVgprs = std::max(pair.tempVgprs, vgprs);
+        // About one vector instruction per register of the value, and an
+        // exponential per element of a softmax.
+        pair.valuCycles += vgprs * device.valuCycles;
+        if (isa<SoftmaxOp>(op) && isa<RegisterTileType>(type))
+          pair.valuCycles += vgprs * device.transCycles;
+      }
+    }
+  }
+  return pairs;
+}
+
+/// Register tiles the loop carries or reads from before it, per lane.
+int64_t carriedVgprs(scf::ForOp loop, int64_t lanes) {
+  int64_t vgprs = 0;
+  for (Value arg : loop.getRegionIterArgs())
+    vgprs += vgprsOf(arg.getType(), lanes);
+  llvm::SetVector<Value> outside;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (loop.isDefinedOutsideOfLoop(operand))
+        outside.insert(operand);
+  });
+  for (Value value : outside)
+    vgprs += vgprsOf(value.getType(), lanes);
+  return vgprs;
+}
+
+/// Cuts a ping-pong loop's runs into the memory/compute cluster pairs the
+/// cost function (or the kernel's `clusters`) chooses: consecutive runs of
+/// reads become one memory cluster, their computation one compute cluster.
+/// The reads may move up past the computation between them: they read
+/// shared tiles the iteration's computation does not write, at indices
+/// computed before the clusters.
+LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
+                                PlainLoop &plain, bool remarks) {
+  auto schedule = cast<PingPongAttr>(kernel.getEffectiveSchedule());
+  size_t written = plain.runs.size() / 2;
+  std::optional<unsigned> clusters = schedule.getClusters();
+  if (clusters && *clusters > written)
+    return loop.emitOpError()
+           << "cannot be cut into " << *clusters
+           << " memory/compute cluster pairs (the kernel's #hk.pingpong "
+              "clusters): its body has "
+           << written << " run" << (written == 1 ? "" : "s")
+           << " of shared-tile reads";
+  // checkLdsFits has required the chip.
+  const ChipInfo *chip = lookupTargetChip(kernel);
+  if (!chip)
+    return success();
+  const timing::DeviceModel &device = timing::DeviceModel::defaultFor(*chip);
+  SmallVector<PingPongPair> pairs = countPairs(plain, *chip, device);
+  unsigned wavesPerSimd = std::max(1u, kernel.getWaves() / 4);
+  PingPongCosts costs{chip->waveSize / std::max(1u, chip->lds.readLanesPerPhase(
+                                                        kDsReadBytesPerLane)),
+                      device.ldsLatency,
+                      device.barrierLatency,
+                      /*groupWaves=*/4,
+                      int64_t(device.vgprsPerSimdLane / wavesPerSimd),
+                      kVgprReserve,
+                      carriedVgprs(loop, chip->waveSize)};
+  PingPongPlan plan = choosePingPong(pairs, costs, clusters);
+  if (remarks) {
+    PingPongPlan asWritten;
+    for (unsigned i = 0; i < written; ++i)
+      asWritten.first.push_back(i);
+    pingPongCycles(pairs, asWritten, costs);
+    // The read runs of each pair, e.g. "{0, 1} {2}".
+    std::string groups;
+    for (auto [group, first] : llvm::enumerate(plan.first)) {
+      size_t end = plan.end(group, written);
+      groups += group ? " {" : "{";
+      for (size_t i = first; i < end; ++i)
+        groups += (i == first ? "" : ", ") + std::to_string(i);
+      groups += "}";
+    }
+    loop.emitRemark() << "hk-double-buffer: " << plan.first.size()
+                      << " memory/compute cluster pair"
+                      << (plan.first.size() == 1 ? "" : "s")
+                      << " per iteration, read runs " << groups << ", "
+                      << int64_t(plan.cycles) << " cycles per iteration, "
+                      << plan.vgprs << " of " << costs.vgprBudget
+                      << " VGPRs estimated"
+                      << (plan.fits ? "" : ", over the budget") << " ("
+                      << (clusters ? std::string("given")
+                                   : "the cost function's best of " +
+                                         std::to_string(plan.candidates))
+                      << "; as written: " << int64_t(asWritten.cycles)
+                      << " cycles, " << asWritten.vgprs << " VGPRs)";
+  }
+  SmallVector<Run> runs;
+  for (auto [group, first] : llvm::enumerate(plan.first)) {
+    size_t end = plan.end(group, written);
+    Run reads{Role::Read, {}}, compute{Role::Compute, {}};
+    for (size_t i = first; i < end; ++i) {
+      reads.ops.append(plain.runs[2 * i].ops);
+      compute.ops.append(plain.runs[2 * i + 1].ops);
+    }
+    runs.push_back(std::move(reads));
+    runs.push_back(std::move(compute));
+  }
+  plain.runs = std::move(runs);
   return success();
 }
 
@@ -627,7 +786,7 @@ public:
   }
 
 private:
-  static LogicalResult pipelineKernel(KernelOp kernel) {
+  LogicalResult pipelineKernel(KernelOp kernel) {
     FailureOr<scf::ForOp> loop = findMainLoop(kernel);
     if (failed(loop))
       return failure();
@@ -637,6 +796,9 @@ private:
     PlainLoop plain;
     if (failed(analyze(*loop, plain)) ||
         failed(checkLdsFits(kernel, *loop, plain)))
+      return failure();
+    if (isa<PingPongAttr>(kernel.getEffectiveSchedule()) &&
+        failed(groupPingPongRuns(kernel, *loop, plain, remarks)))
       return failure();
     Pipeliner(kernel, *loop, plain).run();
     return success();

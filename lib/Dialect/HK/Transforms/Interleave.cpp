@@ -40,9 +40,6 @@ constexpr int32_t kMaskMfma = 0x008;
 constexpr int32_t kMaskVmemRead = 0x020;
 constexpr int32_t kMaskDsRead = 0x100;
 
-/// Bytes one lane moves with one LDS read into registers (ds_read_b128).
-constexpr int64_t kDsReadBytesPerLane = 16;
-
 /// What a wave's compute cluster issues, as the cost function counts it:
 /// its MFMAs, an LDS read per 16 bytes a lane loads from shared tiles, a
 /// vector-memory read per load of the chip's widest direct-to-LDS width

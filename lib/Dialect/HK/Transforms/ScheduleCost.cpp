@@ -1,8 +1,9 @@
-//===- ScheduleCost.cpp - What an interleave of a compute cluster costs ---===//
+//===- ScheduleCost.cpp - What a schedule of a main loop costs ------------===//
 
 #include "ScheduleCost.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <limits>
@@ -119,4 +120,86 @@ hk::chooseInterleave(const ClusterWork &work, const InterleaveCosts &costs,
       }
   }
   return best;
+}
+
+double hk::pingPongCycles(llvm::ArrayRef<PingPongPair> pairs,
+                          PingPongPlan &plan, const PingPongCosts &costs) {
+  // Cluster times in loop order: memory 0, compute 0, memory 1, ...
+  llvm::SmallVector<double> times;
+  int64_t fragments = 0, temps = 0;
+  for (size_t group = 0; group < plan.first.size(); ++group) {
+    size_t end = plan.end(group, pairs.size());
+    int64_t reads = 0, groupFragments = 0;
+    double compute = 0;
+    for (size_t i = plan.first[group]; i < end; ++i) {
+      reads += pairs[i].dsReads;
+      groupFragments += pairs[i].fragmentVgprs;
+      compute += double(pairs[i].mfmas) * pairs[i].mfmaCycles +
+                 double(pairs[i].valuCycles);
+      temps = std::max(temps, pairs[i].tempVgprs);
+    }
+    fragments = std::max(fragments, groupFragments);
+    // The group's waves read through the CU's LDS in turn; the barrier
+    // after the cluster waits for the last read's data.
+    times.push_back(double(reads) * costs.dsReadCycles * costs.groupWaves +
+                    (reads ? costs.ldsLatency : 0));
+    times.push_back(compute);
+  }
+  plan.vgprs = costs.carriedVgprs + fragments + temps + costs.vgprReserve;
+  // Group 1 runs one cluster behind group 0: each interval holds cluster i
+  // of one group and cluster i - 1 of the other.
+  double cycles = 0;
+  for (size_t i = 0; i < times.size(); ++i)
+    cycles += std::max(times[i], times[(i + times.size() - 1) % times.size()]) +
+              costs.barrierLatency;
+  plan.cycles = cycles;
+  return cycles;
+}
+
+PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
+                                const PingPongCosts &costs,
+                                std::optional<unsigned> clusters) {
+  size_t n = pairs.size();
+  // A grouping is a set of cuts between consecutive pairs (bit i: a new
+  // cluster pair starts at pair i + 1).
+  auto planOf = [&](uint64_t cuts) {
+    PingPongPlan plan;
+    plan.first.push_back(0);
+    for (size_t i = 0; i + 1 < n; ++i)
+      if (cuts & (uint64_t(1) << i))
+        plan.first.push_back(unsigned(i + 1));
+    pingPongCycles(pairs, plan, costs);
+    plan.fits = plan.vgprs <= costs.vgprBudget;
+    return plan;
+  };
+  uint64_t asWritten = n > 1 ? (uint64_t(1) << (n - 1)) - 1 : 0;
+  llvm::SmallVector<uint64_t> candidates;
+  if (n <= 8) {
+    for (uint64_t cuts = 0; cuts <= asWritten; ++cuts)
+      candidates.push_back(cuts);
+  } else {
+    candidates = {0, asWritten};
+  }
+  std::optional<PingPongPlan> best, fallback;
+  unsigned costed = 0;
+  for (uint64_t cuts : candidates) {
+    if (clusters && unsigned(llvm::popcount(cuts)) + 1 != *clusters)
+      continue;
+    PingPongPlan plan = planOf(cuts);
+    ++costed;
+    auto fewerBarriers = [&](const PingPongPlan &than) {
+      return plan.first.size() < than.first.size();
+    };
+    if (plan.fits && (!best || plan.cycles < best->cycles ||
+                      (plan.cycles == best->cycles && fewerBarriers(*best))))
+      best = plan;
+    if (clusters ? (!fallback || plan.vgprs < fallback->vgprs)
+                 : cuts == asWritten)
+      fallback = plan;
+  }
+  if (!best && !fallback)
+    fallback = planOf(asWritten);
+  PingPongPlan chosen = best ? *best : *fallback;
+  chosen.candidates = costed;
+  return chosen;
 }

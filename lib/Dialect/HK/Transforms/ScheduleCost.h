@@ -1,6 +1,8 @@
-//===- ScheduleCost.h - What an interleave of a compute cluster costs -----===//
+//===- ScheduleCost.h - What a schedule of a main loop costs --------------===//
 //
-// hk-interleave's cost function. A compute cluster issues MFMAs, LDS reads
+// The cost functions of the schedules.
+//
+// hk-interleave's: a compute cluster issues MFMAs, LDS reads
 // (the fragments its MFMAs multiply) and vector-memory reads (the next
 // tile's prefetch); the interleave's instruction groups fix their order.
 // The cost of an order is the cluster's time on one wave of a SIMD, from a
@@ -17,11 +19,19 @@
 // The other instructions of the cluster (VALU, scalar) are not modelled: the
 // groups do not order them.
 //
+// hk-double-buffer's for ping-pong: how many memory/compute cluster pairs
+// an iteration is cut into, and where. Each pair costs two barriers, at
+// which the groups wait for each other; fewer, larger clusters hold more
+// fragments in registers at once. The cost is the iteration's time from
+// its barrier intervals, under a VGPR estimate that must fit the wave's
+// share of the SIMD (choosePingPong).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_LIB_DIALECT_HK_TRANSFORMS_SCHEDULECOST_H
 #define HK_LIB_DIALECT_HK_TRANSFORMS_SCHEDULECOST_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
@@ -29,6 +39,10 @@
 #include <optional>
 
 namespace hk {
+
+/// Bytes one lane moves with one LDS read into registers (ds_read_b128),
+/// as the cost functions count LDS reads.
+constexpr int64_t kDsReadBytesPerLane = 16;
 
 /// Instructions of each class per scheduling group: `mfma` MFMAs, then
 /// `dsReads` LDS reads, then `vmem` vector-memory reads (0 leaves the class
@@ -78,6 +92,68 @@ struct InterleaveChoice {
 InterleaveChoice
 chooseInterleave(const ClusterWork &work, const InterleaveCosts &costs,
                  std::array<std::optional<unsigned>, 3> pinned);
+
+//===----------------------------------------------------------------------===//
+// Ping-pong: how many memory/compute cluster pairs an iteration has
+//===----------------------------------------------------------------------===//
+
+/// One run of a plain ping-pong loop body, as the cost function counts it
+/// per wave: a run of shared-tile reads and the run of computation after
+/// it.
+struct PingPongPair {
+  int64_t dsReads = 0;       ///< LDS reads of the read run.
+  int64_t fragmentVgprs = 0; ///< VGPRs the read run's fragments take.
+  int64_t mfmas = 0;
+  unsigned mfmaCycles = 0; ///< Matrix-pipe cycles of one MFMA.
+  int64_t valuCycles = 0;  ///< Vector-ALU cycles of the computation.
+  int64_t tempVgprs = 0;   ///< The largest other register value it makes.
+};
+
+/// The device figures the ping-pong cost reads (the timing model's).
+struct PingPongCosts {
+  unsigned dsReadCycles;   ///< LDS cycles one wave's read occupies.
+  unsigned ldsLatency;     ///< From the LDS serving a read to its data.
+  unsigned barrierLatency; ///< A block barrier's round trip.
+  unsigned groupWaves;     ///< Waves of a group, reading LDS at once.
+  int64_t vgprBudget;      ///< VGPRs a wave may hold (two per SIMD).
+  int64_t vgprReserve;     ///< Held beside the estimate (addresses, masks).
+  int64_t carriedVgprs;    ///< Loop-carried and loop-invariant tiles.
+};
+
+/// Pairs [first[i], first[i + 1]) form memory/compute cluster pair i.
+struct PingPongPlan {
+  llvm::SmallVector<unsigned> first;
+  double cycles = 0; ///< Predicted cycles of an iteration on a SIMD.
+  int64_t vgprs = 0; ///< Estimated VGPRs of a wave.
+  unsigned candidates = 0;
+  bool fits = false; ///< Within the budget (else the fewest VGPRs).
+
+  /// One past the last pair of cluster pair `group`, of `pairs` in all.
+  size_t end(size_t group, size_t pairs) const {
+    return group + 1 < first.size() ? first[group + 1] : pairs;
+  }
+};
+
+/// Predicted cycles of one iteration of `pairs` grouped as `plan.first`
+/// says, both wave groups on a SIMD one cluster apart: every barrier
+/// interval lasts as long as the slower of the two clusters it holds (a
+/// memory cluster: its reads through the CU's LDS, shared by the group's
+/// waves, and the drain of the last; a compute cluster: its MFMAs and
+/// vector ALU work), plus the barrier's round trip. Also fills
+/// `plan.vgprs`: the carried tiles, the fragments of the largest memory
+/// cluster and the computation's largest other value, plus the reserve.
+double pingPongCycles(llvm::ArrayRef<PingPongPair> pairs, PingPongPlan &plan,
+                      const PingPongCosts &costs);
+
+/// The cheapest grouping of `pairs` into consecutive memory/compute cluster
+/// pairs whose VGPR estimate fits the budget; `clusters`, when given, fixes
+/// how many. Candidates: every grouping (or, past 8 pairs, the one as
+/// written and the single pair). Ties go to fewer barriers. When no
+/// grouping fits, the one of fewest estimated VGPRs (the loop as written,
+/// when `clusters` is not given).
+PingPongPlan choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
+                            const PingPongCosts &costs,
+                            std::optional<unsigned> clusters);
 
 } // namespace hk
 

@@ -202,10 +202,15 @@ def HK_PingPongAttr : HK_Attr<"PingPong", "pingpong"> {
   let summary = "8-wave ping-pong schedule";
   let description = [{
     Two wave groups per SIMD alternate between a memory cluster and an MFMA
-    cluster, fenced by block barriers.
+    cluster, fenced by block barriers. The optional `clusters` fixes how
+    many memory/compute cluster pairs hk-double-buffer cuts an iteration
+    into (1 to 64, and at most the loop body's runs of shared-tile reads);
+    without it a cost function chooses, e.g.
+    `#hk.pingpong<waves = 8, clusters = 2>`.
   }];
-  let parameters = (ins "unsigned":$waves);
-  let assemblyFormat = "`<` `waves` `=` $waves `>`";
+  let parameters = (ins "unsigned":$waves,
+                        OptionalParameter<"std::optional<unsigned>">:$clusters);
+  let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
 

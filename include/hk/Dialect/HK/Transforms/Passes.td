@@ -107,7 +107,31 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     iteration compares its next k with it instead of checking each tile.
 
     A loop already made of `hk.cluster`s keeps its own buffers and waits.
+
+    How many memory/compute cluster pairs a ping-pong iteration has is
+    chosen by a cost function, unless the kernel's
+    `#hk.pingpong<waves = 8, clusters = N>` fixes it: consecutive runs of
+    reads are joined into one memory cluster (the reads move up past the
+    computation between them) and their computation into one compute
+    cluster. Each pair costs two barriers, at which the groups wait for
+    each other; a larger memory cluster holds more fragments in registers
+    at once. The cost is the iteration's predicted cycles, its barrier
+    intervals each as long as the slower of the two clusters in it (LDS
+    reads of the group's four waves and the last one's latency; MFMA
+    cycles and about one vector instruction per register of each computed
+    value, an exponential per element of a softmax) plus the barrier's
+    round trip, with the timing model's figures for the chip. A grouping
+    is a candidate when its VGPR estimate (carried and loop-invariant
+    tiles, the largest memory cluster's fragments, the largest other
+    computed value, and a reserve of 64) fits the wave's share of the
+    SIMD; when none fits the loop stays as written. `remarks=true`
+    reports the choice, its cost and that of the loop as written.
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each ping-pong loop's cluster pairs, their predicted "
+           "cycles and VGPR estimate as a remark">,
+  ];
   let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect"];
 }
