@@ -125,6 +125,18 @@ TEST(ScheduleCost, PingPongIntervals) {
   EXPECT_EQ(two.vgprs, 100 + 20 + 64);
 }
 
+TEST(ScheduleCost, PingPongStagedPrefetch) {
+  // Group 0 waits 250 cycles for its staged prefetch in its first memory
+  // cluster: 80 + 250 beside group 1's last compute cluster (32), then
+  // the other five intervals as before.
+  PingPongCosts costs = kPingPong;
+  costs.stagedPrefetchCycles = 250;
+  PingPongPlan written;
+  written.first = {0, 1, 2};
+  EXPECT_DOUBLE_EQ(pingPongCycles(threePairs(10), written, costs),
+                   330 + 5 * 80 + 6 * 16);
+}
+
 TEST(ScheduleCost, PingPongJoinsWhatFits) {
   // All three joined: 3 * 16 + 64 = 112 beside 96, twice, two barriers;
   // 100 + 30 + 64 VGPRs fit.

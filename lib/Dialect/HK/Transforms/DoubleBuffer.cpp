@@ -316,6 +316,14 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
                       int64_t(device.vgprsPerSimdLane / wavesPerSimd),
                       kVgprReserve,
                       carriedVgprs(loop, chip->waveSize)};
+  // A prefetch that cannot go direct to LDS (a transposing one, or a chip
+  // without such loads; hk-buffer-loads' choice) is staged through
+  // registers: group 0 waits for its loads before writing LDS. The tiles
+  // are read by many blocks, so the wait is an L2 hit's latency.
+  if (chip->maxDirectToLdsBytes() == 0 ||
+      llvm::any_of(plain.loads,
+                   [](GroupLoadOp load) { return load.getTranspose(); }))
+    costs.stagedPrefetchCycles = device.l2.latency;
   PingPongPlan plan = choosePingPong(pairs, costs, clusters);
   if (remarks) {
     PingPongPlan asWritten;

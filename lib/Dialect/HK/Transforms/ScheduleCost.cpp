@@ -147,11 +147,13 @@ double hk::pingPongCycles(llvm::ArrayRef<PingPongPair> pairs,
   }
   plan.vgprs = costs.carriedVgprs + fragments + temps + costs.vgprReserve;
   // Group 1 runs one cluster behind group 0: each interval holds cluster i
-  // of one group and cluster i - 1 of the other.
+  // of group 0 and cluster i - 1 of group 1. Only group 0 prefetches.
   double cycles = 0;
-  for (size_t i = 0; i < times.size(); ++i)
-    cycles += std::max(times[i], times[(i + times.size() - 1) % times.size()]) +
-              costs.barrierLatency;
+  for (size_t i = 0; i < times.size(); ++i) {
+    double group0 = times[i] + (i == 0 ? costs.stagedPrefetchCycles : 0);
+    double group1 = times[(i + times.size() - 1) % times.size()];
+    cycles += std::max(group0, group1) + costs.barrierLatency;
+  }
   plan.cycles = cycles;
   return cycles;
 }

@@ -118,6 +118,10 @@ struct PingPongCosts {
   int64_t vgprBudget;      ///< VGPRs a wave may hold (two per SIMD).
   int64_t vgprReserve;     ///< Held beside the estimate (addresses, masks).
   int64_t carriedVgprs;    ///< Loop-carried and loop-invariant tiles.
+  /// Cycles group 0's first memory cluster waits for a prefetch staged
+  /// through registers (its LDS writes need its loads' data); 0 when the
+  /// prefetch goes direct to LDS.
+  unsigned stagedPrefetchCycles = 0;
 };
 
 /// Pairs [first[i], first[i + 1]) form memory/compute cluster pair i.
@@ -138,8 +142,9 @@ struct PingPongPlan {
 /// says, both wave groups on a SIMD one cluster apart: every barrier
 /// interval lasts as long as the slower of the two clusters it holds (a
 /// memory cluster: its reads through the CU's LDS, shared by the group's
-/// waves, and the drain of the last; a compute cluster: its MFMAs and
-/// vector ALU work), plus the barrier's round trip. Also fills
+/// waves, and the drain of the last, and in group 0's first one the wait
+/// for a staged prefetch; a compute cluster: its MFMAs and vector ALU
+/// work), plus the barrier's round trip. Also fills
 /// `plan.vgprs`: the carried tiles, the fragments of the largest memory
 /// cluster and the computation's largest other value, plus the reserve.
 double pingPongCycles(llvm::ArrayRef<PingPongPair> pairs, PingPongPlan &plan,

@@ -117,7 +117,10 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     each other; a larger memory cluster holds more fragments in registers
     at once. The cost is the iteration's predicted cycles, its barrier
     intervals each as long as the slower of the two clusters in it (LDS
-    reads of the group's four waves and the last one's latency; MFMA
+    reads of the group's four waves and the last one's latency, and in
+    group 0's first memory cluster an L2 hit's latency when the prefetch
+    is staged through registers: transposed, or on a chip without
+    direct-to-LDS loads; MFMA
     cycles and about one vector instruction per register of each computed
     value, an exponential per element of a softmax) plus the barrier's
     round trip, with the timing model's figures for the chip. A grouping
