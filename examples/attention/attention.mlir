@@ -3,7 +3,9 @@
 // for grouped-query attention, BH a multiple of KVH), all bf16; O is bf16.
 // Each wave owns 16 query rows (a block: 64). The block streams the keys in
 // tiles of 64: the four waves copy a K and a V tile into LDS together (V
-// transposed, so that P V reads it as P (V^T)^T along its rows), then each
+// transposed, so that P V reads it as P (V^T)^T along its rows; on gfx950,
+// whose LDS reads transpose, hk-mfma-layout keeps V as it is, so the copy
+// goes direct to LDS instead of through registers), then each
 // wave computes S = Q K^T on the MFMAs, one online-softmax step (hk.softmax
 // keeps the running row max and sum), rescales its f32 output accumulator
 // per row and adds P (rounded to bf16) times V. Keys past Nk are masked to

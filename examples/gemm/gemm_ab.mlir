@@ -47,7 +47,9 @@ module {
 
   // The same product with B transposed on its way into LDS: the MFMAs then
   // read B^T along its rows (16-byte LDS reads) instead of one element at a
-  // time down B's columns.
+  // time down B's columns. gfx950's LDS reads transpose, so there
+  // hk-mfma-layout keeps B as it is (the copy goes direct to LDS) and this
+  // kernel compiles as the one above.
   hk.kernel @gemm_ab_bt_bf16_f32(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
                                  %C: !hk.gl<?x?xf32>) waves(4) {
     %c0 = arith.constant 0 : index

@@ -1,7 +1,9 @@
 // Transposing group loads: the K-major operand of C = A B is copied into
 // LDS as B^T so that the MFMAs read it along its rows (form abt).
 // RUN: hk-opt %s --hk-target=chip=gfx942 --hk-mfma-layout --hk-schedule | FileCheck %s --check-prefix=SCHED
-// RUN: hk-opt %s --hk-target=chip=gfx950 --hk-mfma-layout --hk-buffer-loads --hk-lds-layout --convert-hk-to-amdgpu | FileCheck %s --check-prefix=LOWER
+// On gfx942 (gfx950's LDS reads transpose, so hk-mfma-layout keeps B
+// untransposed there: mfma-layout-untranspose.mlir):
+// RUN: hk-opt %s --hk-target=chip=gfx942 --hk-mfma-layout --hk-buffer-loads --hk-lds-layout --convert-hk-to-amdgpu | FileCheck %s --check-prefix=LOWER
 
 // hk-schedule's prefetch keeps the transposition.
 // SCHED-LABEL: hk.kernel @gemm_ab

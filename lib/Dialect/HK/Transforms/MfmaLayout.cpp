@@ -47,6 +47,70 @@ void buildClasses(Operation *root, LayoutClasses &classes) {
   });
 }
 
+/// On a chip with transposing LDS reads, a shared tile that holds a
+/// transposed copy (every write an `hk.group_load ... transpose`) only for
+/// the B operands of `hk.mma abt` is kept untransposed instead, and those
+/// MFMAs read it as `ab`: the copy can then go direct to LDS (a transposing
+/// one is staged through registers, and its LDS writes wait for its loads
+/// at once), and the transposing reads rearrange the fragments. A tile read
+/// at [i, j] as R x C is the untransposed tile's C x R block at [j, i].
+void untransposeSharedTiles(ModuleOp module) {
+  module.walk([](AllocOp alloc) {
+    auto type = dyn_cast<SharedTileType>(alloc.getType());
+    const ChipInfo *chip = lookupTargetChip(alloc);
+    if (!type || type.getSwizzle() || !chip || !chip->hasLdsTransposeRead ||
+        alloc.getResult().use_empty())
+      return;
+    SmallVector<GroupLoadOp> writes;
+    SmallVector<LoadOp> reads;
+    for (Operation *user : alloc.getResult().getUsers()) {
+      if (auto write = dyn_cast<GroupLoadOp>(user);
+          write && write.getDest() == alloc.getResult() &&
+          write.getTranspose()) {
+        writes.push_back(write);
+        continue;
+      }
+      auto read = dyn_cast<LoadOp>(user);
+      auto tile = read ? dyn_cast<RegisterTileType>(read.getType())
+                       : RegisterTileType();
+      // A read of the whole tile or of a block at [i, j].
+      size_t indices = read ? read.getIndices().size() : 0;
+      if (!tile || tile.getLayout() || (indices != 0 && indices != 2) ||
+          read.getResult().use_empty() ||
+          !llvm::all_of(read.getResult().getUses(), [](OpOperand &use) {
+            auto mma = dyn_cast<MmaOp>(use.getOwner());
+            return mma && mma.getForm() == MmaForm::ABt &&
+                   use.get() == mma.getB() && mma.getA() != mma.getB();
+          }))
+        return;
+      reads.push_back(read);
+    }
+    if (writes.empty() || reads.empty())
+      return;
+    alloc.getResult().setType(
+        SharedTileType::get(type.getContext(), {type.getCols(), type.getRows()},
+                            type.getElementType(), Attribute()));
+    for (GroupLoadOp write : writes)
+      write.setTranspose(false);
+    for (LoadOp read : reads) {
+      auto tile = cast<RegisterTileType>(read.getType());
+      SmallVector<Value> indices(llvm::reverse(read.getIndices()));
+      OpBuilder b(read);
+      auto untransposed =
+          LoadOp::create(b, read.getLoc(),
+                         RegisterTileType::get({tile.getCols(), tile.getRows()},
+                                               tile.getElementType()),
+                         alloc.getResult(), indices, read.getPathAttr());
+      for (OpOperand &use : llvm::make_early_inc_range(read->getUses())) {
+        auto mma = cast<MmaOp>(use.getOwner());
+        mma.setForm(MmaForm::AB);
+        use.set(untransposed.getResult());
+      }
+      read.erase();
+    }
+  });
+}
+
 /// The layout an operand of `mma` needs for instruction `shape` when A and
 /// B hold `operandK` K elements per block (a multiple of the instruction's
 /// K; see the hk.mma verifier).
@@ -136,6 +200,7 @@ class MfmaLayoutPass : public hk::impl::HKMfmaLayoutBase<MfmaLayoutPass> {
 public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    untransposeSharedTiles(module);
     LayoutClasses classes;
     buildClasses(module, classes);
     recordFirstDemands(module, classes);

@@ -60,6 +60,14 @@ def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
     shapes for OCP fp8), then 16x16 over 32x32 blocks. The choice is
     recorded as `instr`.
 
+    On a chip with transposing LDS reads (gfx950's ds_read_b64_tr_b16), a
+    shared tile written only by transposing `hk.group_load`s and read
+    (without a written layout) only as the B operand of `hk.mma abt` is
+    first kept untransposed: its loads lose `transpose`, its reads take
+    the transposed block (indices swapped) and the MFMAs become `ab`. The
+    copy can then go direct to LDS, where a transposing one is staged
+    through registers and waits for its loads at once.
+
     Then every register tile without a layout gets one. Values that must
     share a layout (operands and results of elementwise ops, conversions,
     loop-carried values, an accumulator and the product it becomes) form one
