@@ -153,6 +153,21 @@ TEST(ScheduleCost, PingPongJoinsWhatFits) {
   EXPECT_EQ(best.vgprs, 244);
 }
 
+TEST(ScheduleCost, PingPongManyPairs) {
+  // Past 8 pairs only all joined and the loop as written are costed. Ten
+  // pairs joined: 10 * 16 + 64 = 224 cycles of reads beside 320 of MFMAs,
+  // twice, two barriers; as written, twenty intervals of 80.
+  auto three = threePairs(1);
+  llvm::SmallVector<PingPongPair> pairs(10, three.front());
+  PingPongPlan best = choosePingPong(pairs, kPingPong, std::nullopt);
+  EXPECT_EQ(best.first, (llvm::SmallVector<unsigned>{0}));
+  EXPECT_DOUBLE_EQ(best.cycles, 2 * 320 + 2 * 16);
+  EXPECT_EQ(best.candidates, 2u);
+  PingPongPlan written = choosePingPong(pairs, kPingPong, 10u);
+  EXPECT_EQ(written.first.size(), 10u);
+  EXPECT_DOUBLE_EQ(written.cycles, 20 * 80 + 20 * 16);
+}
+
 TEST(ScheduleCost, PingPongGivenOrNothingFits) {
   // Three pairs asked for: the loop as written, the only such grouping.
   PingPongPlan given = choosePingPong(threePairs(10), kPingPong, 3u);

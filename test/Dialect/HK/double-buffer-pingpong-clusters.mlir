@@ -184,3 +184,44 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     hk.return
   }
 }
+
+// -----
+
+// Past 8 runs of reads only all of them joined or none are tried, so a
+// count in between is refused.
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @nine_runs(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8, clusters = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    // expected-error @below {{has 9 runs of shared-tile reads: past 8 its ping-pong clusters are either all joined (clusters = 1) or as written (clusters = 9), not 4}}
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a0 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d0 = hk.mma abt %a0, %a0, %c : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a1 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d1 = hk.mma abt %a1, %a1, %d0 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a2 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d2 = hk.mma abt %a2, %a2, %d1 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a3 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d3 = hk.mma abt %a3, %a3, %d2 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a4 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d4 = hk.mma abt %a4, %a4, %d3 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a5 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d5 = hk.mma abt %a5, %a5, %d4 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a6 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d6 = hk.mma abt %a6, %a6, %d5 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a7 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d7 = hk.mma abt %a7, %a7, %d6 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      %a8 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d8 = hk.mma abt %a8, %a8, %d7 : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d8 : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}

@@ -301,6 +301,14 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
               "clusters): its body has "
            << written << " run" << (written == 1 ? "" : "s")
            << " of shared-tile reads";
+  if (clusters && written > kMaxGroupedRuns && *clusters != 1 &&
+      *clusters != written)
+    return loop.emitOpError()
+           << "has " << written << " runs of shared-tile reads: past "
+           << kMaxGroupedRuns
+           << " its ping-pong clusters are either all joined (clusters = 1) "
+              "or as written (clusters = "
+           << written << "), not " << *clusters;
   // checkLdsFits has required the chip.
   const ChipInfo *chip = lookupTargetChip(kernel);
   if (!chip)

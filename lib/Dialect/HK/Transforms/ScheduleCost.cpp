@@ -3,7 +3,6 @@
 #include "ScheduleCost.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <limits>
@@ -162,45 +161,47 @@ PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
                                 const PingPongCosts &costs,
                                 std::optional<unsigned> clusters) {
   size_t n = pairs.size();
-  // A grouping is a set of cuts between consecutive pairs (bit i: a new
-  // cluster pair starts at pair i + 1).
-  auto planOf = [&](uint64_t cuts) {
-    PingPongPlan plan;
-    plan.first.push_back(0);
-    for (size_t i = 0; i + 1 < n; ++i)
-      if (cuts & (uint64_t(1) << i))
-        plan.first.push_back(unsigned(i + 1));
+  auto cost = [&](PingPongPlan plan) {
     pingPongCycles(pairs, plan, costs);
     plan.fits = plan.vgprs <= costs.vgprBudget;
     return plan;
   };
-  uint64_t asWritten = n > 1 ? (uint64_t(1) << (n - 1)) - 1 : 0;
-  llvm::SmallVector<uint64_t> candidates;
-  if (n <= 8) {
-    for (uint64_t cuts = 0; cuts <= asWritten; ++cuts)
-      candidates.push_back(cuts);
+  // The candidates, each as the pairs that start a cluster pair: with up to
+  // kMaxGroupedRuns pairs every grouping (bit i of a mask: a new cluster pair
+  // starts at pair i + 1), else all pairs joined and the loop as written.
+  PingPongPlan asWritten;
+  for (size_t i = 0; i < n; ++i)
+    asWritten.first.push_back(unsigned(i));
+  llvm::SmallVector<PingPongPlan> candidates;
+  if (n <= kMaxGroupedRuns) {
+    for (uint64_t cuts = 0; cuts < (uint64_t(1) << (n ? n - 1 : 0)); ++cuts) {
+      PingPongPlan &plan = candidates.emplace_back();
+      plan.first.push_back(0);
+      for (size_t i = 0; i + 1 < n; ++i)
+        if (cuts & (uint64_t(1) << i))
+          plan.first.push_back(unsigned(i + 1));
+    }
   } else {
-    candidates = {0, asWritten};
+    candidates.emplace_back().first.push_back(0);
+    candidates.push_back(asWritten);
   }
   std::optional<PingPongPlan> best, fallback;
   unsigned costed = 0;
-  for (uint64_t cuts : candidates) {
-    if (clusters && unsigned(llvm::popcount(cuts)) + 1 != *clusters)
+  for (const PingPongPlan &candidate : candidates) {
+    if (clusters && candidate.first.size() != *clusters)
       continue;
-    PingPongPlan plan = planOf(cuts);
+    PingPongPlan plan = cost(candidate);
     ++costed;
-    auto fewerBarriers = [&](const PingPongPlan &than) {
-      return plan.first.size() < than.first.size();
-    };
+    bool fewerBarriers = best && plan.first.size() < best->first.size();
     if (plan.fits && (!best || plan.cycles < best->cycles ||
-                      (plan.cycles == best->cycles && fewerBarriers(*best))))
+                      (plan.cycles == best->cycles && fewerBarriers)))
       best = plan;
     if (clusters ? (!fallback || plan.vgprs < fallback->vgprs)
-                 : cuts == asWritten)
+                 : plan.first.size() == n)
       fallback = plan;
   }
   if (!best && !fallback)
-    fallback = planOf(asWritten);
+    fallback = cost(asWritten);
   PingPongPlan chosen = best ? *best : *fallback;
   chosen.candidates = costed;
   return chosen;

@@ -150,10 +150,13 @@ struct PingPongPlan {
 double pingPongCycles(llvm::ArrayRef<PingPongPair> pairs, PingPongPlan &plan,
                       const PingPongCosts &costs);
 
+/// Pairs up to which choosePingPong tries every grouping.
+constexpr size_t kMaxGroupedRuns = 8;
+
 /// The cheapest grouping of `pairs` into consecutive memory/compute cluster
 /// pairs whose VGPR estimate fits the budget; `clusters`, when given, fixes
-/// how many. Candidates: every grouping (or, past 8 pairs, the one as
-/// written and the single pair). Ties go to fewer barriers. When no
+/// how many. Candidates: every grouping (or, past kMaxGroupedRuns pairs,
+/// the one as written and the single pair). Ties go to fewer barriers. When no
 /// grouping fits, the one of fewest estimated VGPRs (the loop as written,
 /// when `clusters` is not given).
 PingPongPlan choosePingPong(llvm::ArrayRef<PingPongPair> pairs,

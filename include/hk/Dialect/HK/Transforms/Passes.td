@@ -131,8 +131,10 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     direct-to-LDS loads; MFMA
     cycles and about one vector instruction per register of each computed
     value, an exponential per element of a softmax) plus the barrier's
-    round trip, with the timing model's figures for the chip. A grouping
-    is a candidate when its VGPR estimate (carried and loop-invariant
+    round trip, with the timing model's figures for the chip. Every
+    grouping is tried up to 8 runs of reads (past that, all joined or as
+    written; `clusters` must then be 1 or the run count). A grouping is a
+    candidate when its VGPR estimate (carried and loop-invariant
     tiles, the largest memory cluster's fragments, the largest other
     computed value, and a reserve of 64) fits the wave's share of the
     SIMD; when none fits the loop stays as written. `remarks=true`
