@@ -238,10 +238,9 @@ SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
   for (size_t i = 0; i + 1 < plain.runs.size(); i += 2) {
     PingPongPair &pair = pairs.emplace_back();
     for (Operation *op : plain.runs[i].ops) {
-      auto read = cast<LoadOp>(op);
-      int64_t vgprs = vgprsOf(read.getResult().getType(), lanes);
-      pair.fragmentVgprs += vgprs;
-      pair.dsReads += llvm::divideCeil(vgprs * 4, kDsReadBytesPerLane);
+      auto tile = cast<RegisterTileType>(cast<LoadOp>(op).getType());
+      pair.fragmentVgprs += vgprsOf(tile, lanes);
+      pair.dsReads += countLdsReads(tile, lanes);
     }
     for (Operation *op : plain.runs[i + 1].ops) {
       if (auto mma = dyn_cast<MmaOp>(op)) {
@@ -316,14 +315,11 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
   const timing::DeviceModel &device = timing::DeviceModel::defaultFor(*chip);
   SmallVector<PingPongPair> pairs = countPairs(plain, *chip, device);
   unsigned wavesPerSimd = std::max(1u, kernel.getWaves() / 4);
-  PingPongCosts costs{chip->waveSize / std::max(1u, chip->lds.readLanesPerPhase(
-                                                        kDsReadBytesPerLane)),
-                      device.ldsLatency,
-                      device.barrierLatency,
-                      /*groupWaves=*/4,
-                      int64_t(device.vgprsPerSimdLane / wavesPerSimd),
-                      kVgprReserve,
-                      carriedVgprs(loop, chip->waveSize)};
+  PingPongCosts costs{
+      ldsReadCycles(*chip),  device.ldsLatency,
+      device.barrierLatency,
+      /*groupWaves=*/4,      int64_t(device.vgprsPerSimdLane / wavesPerSimd),
+      kVgprReserve,          carriedVgprs(loop, chip->waveSize)};
   // A prefetch that cannot go direct to LDS (a transposing one, or a chip
   // without such loads; hk-buffer-loads' choice) is staged through
   // registers: group 0 waits for its loads before writing LDS. The tiles
@@ -334,9 +330,7 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
     costs.stagedPrefetchCycles = device.l2.latency;
   PingPongPlan plan = choosePingPong(pairs, costs, clusters);
   if (remarks) {
-    PingPongPlan asWritten;
-    for (unsigned i = 0; i < written; ++i)
-      asWritten.first.push_back(i);
+    PingPongPlan asWritten = PingPongPlan::asWritten(written);
     pingPongCycles(pairs, asWritten, costs);
     // The read runs of each pair, e.g. "{0, 1} {2}".
     std::string groups;

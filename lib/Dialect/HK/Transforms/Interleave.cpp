@@ -75,9 +75,7 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
     } else if (auto load = dyn_cast<LoadOp>(op)) {
       auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
       if (tile && isa<SharedTileType>(load.getSource().getType())) {
-        int64_t bytes = tile.getRows() * tile.getCols() *
-                        tile.getElementType().getIntOrFloatBitWidth() / 8;
-        int64_t reads = llvm::divideCeil(bytes, lanes * kDsReadBytesPerLane);
+        int64_t reads = countLdsReads(tile, lanes);
         readsOf[load.getResult()] = reads;
         work.dsReads += reads;
       }
@@ -97,10 +95,8 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
 /// `waves` per CU.
 InterleaveCosts costsFor(const ChipInfo &chip, unsigned waves) {
   const timing::DeviceModel &device = timing::DeviceModel::defaultFor(chip);
-  unsigned lanesPerPhase = chip.lds.readLanesPerPhase(kDsReadBytesPerLane);
-  return {device.issueCadence, chip.waveSize / std::max(1u, lanesPerPhase),
-          device.ldsLatency,   device.vmemAddressCycles,
-          device.hbmLatency,   waves};
+  return {device.issueCadence,      ldsReadCycles(chip), device.ldsLatency,
+          device.vmemAddressCycles, device.hbmLatency,   waves};
 }
 
 /// sched_group_barriers at the end of `cluster`: MFMAs in groups of

@@ -66,6 +66,17 @@ int64_t hk::countMfmas(MmaOp mma) {
          (mma.getK() / instr.getK());
 }
 
+int64_t hk::countLdsReads(RegisterTileType tile, int64_t lanes) {
+  int64_t bytes =
+      tile.getNumElements() * tile.getElementType().getIntOrFloatBitWidth() / 8;
+  return llvm::divideCeil(bytes, lanes * kDsReadBytesPerLane);
+}
+
+unsigned hk::ldsReadCycles(const ChipInfo &chip) {
+  return chip.waveSize /
+         std::max(1u, chip.lds.readLanesPerPhase(kDsReadBytesPerLane));
+}
+
 /// The positions of `loop`'s iter_args that trade places with another
 /// every iteration (argument i yields argument j and j yields i), for
 /// pairs of shared tiles whose final values nothing reads after the loop.

@@ -3,7 +3,8 @@
 //
 // What the schedule passes (hk-double-buffer, hk-ping-pong, hk-interleave)
 // share: finding a kernel's main loop, telling whether a kernel was
-// scheduled before, counting the MFMAs an hk.mma issues, and unrolling a
+// scheduled before, counting the MFMAs an hk.mma issues and the LDS reads
+// of a fragment (for the cost functions), and unrolling a
 // double-buffered loop so that its buffers stay in place.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +38,17 @@ bool hasClusters(mlir::scf::ForOp loop);
 
 /// MFMA instructions an hk.mma with its instruction issues.
 int64_t countMfmas(MmaOp mma);
+
+/// Bytes one lane moves with one LDS read into registers (ds_read_b128),
+/// as the cost functions count LDS reads.
+constexpr int64_t kDsReadBytesPerLane = 16;
+
+/// LDS reads a wave of `lanes` issues to load `tile` from a shared tile.
+int64_t countLdsReads(RegisterTileType tile, int64_t lanes);
+
+/// Cycles the CU's LDS spends on one wave's read of kDsReadBytesPerLane a
+/// lane: one per phase of the chip's bank model.
+unsigned ldsReadCycles(const ChipInfo &chip);
 
 /// Unrolls `loop` by two when some of its shared buffers trade places every
 /// iteration (as hk-double-buffer's current and spare tiles do, through the

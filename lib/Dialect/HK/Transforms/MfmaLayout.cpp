@@ -58,9 +58,21 @@ void untransposeSharedTiles(ModuleOp module) {
   module.walk([](AllocOp alloc) {
     auto type = dyn_cast<SharedTileType>(alloc.getType());
     const ChipInfo *chip = lookupTargetChip(alloc);
-    if (!type || type.getSwizzle() || !chip || !chip->hasLdsTransposeRead ||
-        alloc.getResult().use_empty())
+    if (!type || type.getSwizzle() || !chip || !chip->hasLdsTransposeRead)
       return;
+    // A read of the whole tile or of a block at [i, j], without a written
+    // layout, used only as B of `abt` MFMAs (and not also as their A).
+    auto isBOperandRead = [](LoadOp read) {
+      auto tile = dyn_cast<RegisterTileType>(read.getType());
+      size_t indices = read.getIndices().size();
+      return tile && !tile.getLayout() && (indices == 0 || indices == 2) &&
+             !read.getResult().use_empty() &&
+             llvm::all_of(read.getResult().getUses(), [](OpOperand &use) {
+               auto mma = dyn_cast<MmaOp>(use.getOwner());
+               return mma && mma.getForm() == MmaForm::ABt &&
+                      use.get() == mma.getB() && mma.getA() != mma.getB();
+             });
+    };
     SmallVector<GroupLoadOp> writes;
     SmallVector<LoadOp> reads;
     for (Operation *user : alloc.getResult().getUsers()) {
@@ -71,17 +83,7 @@ void untransposeSharedTiles(ModuleOp module) {
         continue;
       }
       auto read = dyn_cast<LoadOp>(user);
-      auto tile = read ? dyn_cast<RegisterTileType>(read.getType())
-                       : RegisterTileType();
-      // A read of the whole tile or of a block at [i, j].
-      size_t indices = read ? read.getIndices().size() : 0;
-      if (!tile || tile.getLayout() || (indices != 0 && indices != 2) ||
-          read.getResult().use_empty() ||
-          !llvm::all_of(read.getResult().getUses(), [](OpOperand &use) {
-            auto mma = dyn_cast<MmaOp>(use.getOwner());
-            return mma && mma.getForm() == MmaForm::ABt &&
-                   use.get() == mma.getB() && mma.getA() != mma.getB();
-          }))
+      if (!read || !isBOperandRead(read))
         return;
       reads.push_back(read);
     }

@@ -169,9 +169,7 @@ PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
   // The candidates, each as the pairs that start a cluster pair: with up to
   // kMaxGroupedRuns pairs every grouping (bit i of a mask: a new cluster pair
   // starts at pair i + 1), else all pairs joined and the loop as written.
-  PingPongPlan asWritten;
-  for (size_t i = 0; i < n; ++i)
-    asWritten.first.push_back(unsigned(i));
+  PingPongPlan asWritten = PingPongPlan::asWritten(n);
   llvm::SmallVector<PingPongPlan> candidates;
   if (n <= kMaxGroupedRuns) {
     for (uint64_t cuts = 0; cuts < (uint64_t(1) << (n ? n - 1 : 0)); ++cuts) {

@@ -40,10 +40,6 @@
 
 namespace hk {
 
-/// Bytes one lane moves with one LDS read into registers (ds_read_b128),
-/// as the cost functions count LDS reads.
-constexpr int64_t kDsReadBytesPerLane = 16;
-
 /// Instructions of each class per scheduling group: `mfma` MFMAs, then
 /// `dsReads` LDS reads, then `vmem` vector-memory reads (0 leaves the class
 /// out of the groups).
@@ -131,6 +127,14 @@ struct PingPongPlan {
   int64_t vgprs = 0; ///< Estimated VGPRs of a wave.
   unsigned candidates = 0;
   bool fits = false; ///< Within the budget (else the fewest VGPRs).
+
+  /// The loop as written: one cluster pair per pair.
+  static PingPongPlan asWritten(size_t pairs) {
+    PingPongPlan plan;
+    for (size_t i = 0; i < pairs; ++i)
+      plan.first.push_back(unsigned(i));
+    return plan;
+  }
 
   /// One past the last pair of cluster pair `group`, of `pairs` in all.
   size_t end(size_t group, size_t pairs) const {
