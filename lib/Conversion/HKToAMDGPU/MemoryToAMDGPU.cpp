@@ -416,38 +416,56 @@ GroupCopyPlan planGroupCopy(SharedTileType shared, int64_t lanes) {
 /// invariants worth keeping in registers. The edge path (`asLoop`) is one
 /// loop over the rounds, so its per-chunk masks are computed inside it
 /// instead of being hoisted into registers held across the caller's loops.
+namespace {
+/// The chunk lane `tid` copies in one round: its first element's row and
+/// column in the tile, and whether the lane has one.
+struct ChunkPosition {
+  Value row, col, present;
+};
+} // namespace
+
+static ChunkPosition locateChunk(OpBuilder &b, Location loc,
+                                 const GroupCopyPlan &plan, Value tid,
+                                 Value round, bool mayBePartial) {
+  Value chunk = arith::AddIOp::create(
+      b, loc, tid,
+      arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
+  // Along the rows of chunks, or down their columns (GroupCopyPlan).
+  ChunkPosition position;
+  if (plan.downRows) {
+    position.row =
+        arith::RemUIOp::create(b, loc, chunk, constI32(b, loc, plan.rows));
+    position.col = mulI32(
+        b, loc,
+        arith::DivUIOp::create(b, loc, chunk, constI32(b, loc, plan.rows)),
+        plan.chunkElems);
+  } else {
+    position.row = arith::DivUIOp::create(b, loc, chunk,
+                                          constI32(b, loc, plan.chunksPerRow));
+    position.col =
+        mulI32(b, loc,
+               arith::RemUIOp::create(b, loc, chunk,
+                                      constI32(b, loc, plan.chunksPerRow)),
+               plan.chunkElems);
+  }
+  SmallVector<Value> conditions = {
+      ult(b, loc, tid, constI32(b, loc, plan.lanes))};
+  if (mayBePartial)
+    conditions.push_back(ult(b, loc, chunk, constI32(b, loc, plan.chunks)));
+  position.present = andAll(b, loc, conditions);
+  return position;
+}
+
 void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
                   bool asLoop, function_ref<void(Value row, Value col)> body) {
   Value tid;
   auto emitRound = [&](Value round, bool mayBePartial) {
-    Value chunk = arith::AddIOp::create(
-        b, loc, tid,
-        arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
-    // Along the rows of chunks, or down their columns (GroupCopyPlan).
-    Value row, col;
-    if (plan.downRows) {
-      row = arith::RemUIOp::create(b, loc, chunk, constI32(b, loc, plan.rows));
-      col = mulI32(
-          b, loc,
-          arith::DivUIOp::create(b, loc, chunk, constI32(b, loc, plan.rows)),
-          plan.chunkElems);
-    } else {
-      row = arith::DivUIOp::create(b, loc, chunk,
-                                   constI32(b, loc, plan.chunksPerRow));
-      col = mulI32(b, loc,
-                   arith::RemUIOp::create(b, loc, chunk,
-                                          constI32(b, loc, plan.chunksPerRow)),
-                   plan.chunkElems);
-    }
-    SmallVector<Value> conditions = {
-        ult(b, loc, tid, constI32(b, loc, plan.lanes))};
-    if (mayBePartial)
-      conditions.push_back(ult(b, loc, chunk, constI32(b, loc, plan.chunks)));
-    auto guard = scf::IfOp::create(b, loc, TypeRange{},
-                                   andAll(b, loc, conditions), false);
+    ChunkPosition chunk = locateChunk(b, loc, plan, tid, round, mayBePartial);
+    auto guard =
+        scf::IfOp::create(b, loc, TypeRange{}, chunk.present, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());
-    body(row, col);
+    body(chunk.row, chunk.col);
   };
   bool anyPartial = plan.rounds * plan.lanes > plan.chunks;
   if (asLoop) {
@@ -634,6 +652,69 @@ struct InBoundsLowering : public OpConversionPattern<InBoundsOp> {
   }
 };
 
+/// Where an asynchronous, `inbounds` group load staged through registers
+/// writes LDS, when that can be later than its loads: before the first
+/// later op of its block that is or holds an `hk.wait` or `hk.barrier`, or
+/// else before the block's terminator. Null when nothing lies between. The
+/// data is the program's only after a wait on the token (and a barrier),
+/// so any point before those is as correct as right after the loads; a
+/// later one lets the loads' latency overlap the ops in between (the
+/// computation of a double-buffered loop's interior version) instead of
+/// stalling the wave at once. The edge path (a tile that may cross the
+/// view's end) keeps its writes next to its loads.
+static Operation *deferredWritePoint(GroupLoadOp op) {
+  if (!op.getToken() || !op.getInbounds())
+    return nullptr;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (next->hasTrait<OpTrait::IsTerminator>())
+      return next == op->getNextNode() ? nullptr : next;
+    WalkResult sync = next->walk([](Operation *inner) {
+      return isa<WaitOp, BarrierOp, amdgpu::MemoryCounterWaitOp,
+                 ROCDL::SBarrierOp>(inner)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (sync.wasInterrupted())
+      return next == op->getNextNode() ? nullptr : next;
+  }
+  return nullptr;
+}
+
+/// The deferred form of a staged copy: every round's chunk is loaded here
+/// (zero where the lane has none) and written to LDS before `point`.
+static void emitDeferredCopy(
+    ConversionPatternRewriter &rewriter, Location loc,
+    const GroupCopyPlan &plan, VectorType chunkType, Operation *point,
+    function_ref<Value(OpBuilder &, Value row, Value col)> loadChunk,
+    function_ref<void(OpBuilder &, Value row, Value col, Value chunk)>
+        storePieces) {
+  Value tid = threadId(rewriter, loc);
+  SmallVector<std::pair<ChunkPosition, Value>> staged;
+  for (int64_t round = 0; round < plan.rounds; ++round) {
+    ChunkPosition chunk =
+        locateChunk(rewriter, loc, plan, tid, constI32(rewriter, loc, round),
+                    (round + 1) * plan.lanes > plan.chunks);
+    auto guard = scf::IfOp::create(rewriter, loc, TypeRange{chunkType},
+                                   chunk.present, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(rewriter);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    scf::YieldOp::create(rewriter, loc,
+                         loadChunk(rewriter, chunk.row, chunk.col));
+    rewriter.setInsertionPointToStart(guard.elseBlock());
+    scf::YieldOp::create(rewriter, loc, zeroOf(rewriter, loc, chunkType));
+    staged.emplace_back(chunk, guard.getResult(0));
+  }
+  OpBuilder::InsertionGuard g(rewriter);
+  rewriter.setInsertionPoint(point);
+  for (auto &[chunk, value] : staged) {
+    auto guard = scf::IfOp::create(rewriter, loc, TypeRange{}, chunk.present,
+                                   /*withElseRegion=*/false);
+    rewriter.setInsertionPointToStart(guard.thenBlock());
+    storePieces(rewriter, chunk.row, chunk.col, value);
+    rewriter.setInsertionPoint(point);
+  }
+}
+
 /// Global -> LDS, staged through registers: each lane loads 16-byte chunks
 /// (masked element by element when the tile is not wholly inside the view)
 /// and writes them to their swizzled place.
@@ -686,6 +767,27 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
       }
     };
     auto chunkType = VectorType::get({plan.chunkElems}, memElem);
+    // The interior path's chunk at (row, col) of the tile.
+    auto loadChunk = [&](OpBuilder &b, Value row, Value col) -> Value {
+      Value within = origin.withinTileOffset(b, loc, row, col);
+      if (path == TransferPath::Buffer)
+        // Inside the view: the tile's origin in the scalar offset.
+        return buffer.load(b, loc, chunkType, mulI32(b, loc, within, bytes),
+                           mulI32(b, loc, origin.offset, bytes));
+      Value offset = arith::AddIOp::create(b, loc, origin.offset, within);
+      return LLVM::LoadOp::create(
+          b, loc, chunkType,
+          elementPointer(b, loc, view->ptr, memElem, offset),
+          bytes * plan.chunkElems);
+    };
+    if (Operation *point =
+            path == TransferPath::Direct ? nullptr : deferredWritePoint(op)) {
+      emitDeferredCopy(rewriter, loc, plan, chunkType, point, loadChunk,
+                       storePieces);
+      // hk.wait counts no staged loads (see Waits.cpp).
+      rewriter.replaceOp(op, constI32(rewriter, loc, 0));
+      return success();
+    }
     // A load marked inbounds is the interior path alone (see hk.in_bounds);
     // otherwise the tile's position picks the interior or the edge path.
     scf::IfOp whole;
@@ -700,26 +802,11 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
       if (path == TransferPath::Direct) {
         emitDirectCopy(rewriter, loc, op, *chip, lds, buffer, origin, ldsBase);
       } else {
-        forEachChunk(
-            rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
-              Value within = origin.withinTileOffset(rewriter, loc, row, col);
-              Value chunk;
-              if (path == TransferPath::Buffer) {
-                // Inside the view: the tile's origin in the scalar offset.
-                chunk =
-                    buffer.load(rewriter, loc, chunkType,
-                                mulI32(rewriter, loc, within, bytes),
-                                mulI32(rewriter, loc, origin.offset, bytes));
-              } else {
-                Value offset =
-                    arith::AddIOp::create(rewriter, loc, origin.offset, within);
-                chunk = LLVM::LoadOp::create(
-                    rewriter, loc, chunkType,
-                    elementPointer(rewriter, loc, view->ptr, memElem, offset),
-                    bytes * plan.chunkElems);
-              }
-              storePieces(rewriter, row, col, chunk);
-            });
+        forEachChunk(rewriter, loc, plan, /*asLoop=*/false,
+                     [&](Value row, Value col) {
+                       storePieces(rewriter, row, col,
+                                   loadChunk(rewriter, row, col));
+                     });
       }
     }
     if (whole) {

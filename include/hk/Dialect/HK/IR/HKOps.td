@@ -191,6 +191,15 @@ def HK_GroupLoadOp : HK_Op<"group_load"> {
     instead of one element at a time down its columns. The data goes
     through registers (no `direct` path).
 
+    An `async` load staged through registers (a transposing one, or any
+    without the `direct` path) that is also `inbounds` issues its global
+    loads where it stands and writes LDS later: just before the next op of
+    its block that is or holds an `hk.wait` or `hk.barrier`, or before the
+    block's end. The ops in between (the computation of a double-buffered
+    loop's interior version) then run while the loads are in flight
+    instead of the wave stalling on them at once. Either way the tile is
+    complete once `hk.wait` on the token returns.
+
     With `inbounds`, the program promises what `hk.in_bounds` checks for the
     same operands: the tile lies wholly inside the view and its rows are
     aligned for whole-chunk copies. The lowering then emits the copy without
