@@ -461,8 +461,7 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
   Value tid;
   auto emitRound = [&](Value round, bool mayBePartial) {
     ChunkPosition chunk = locateChunk(b, loc, plan, tid, round, mayBePartial);
-    auto guard =
-        scf::IfOp::create(b, loc, TypeRange{}, chunk.present, false);
+    auto guard = scf::IfOp::create(b, loc, TypeRange{}, chunk.present, false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(guard.thenBlock());
     body(chunk.row, chunk.col);
@@ -776,8 +775,7 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
                            mulI32(b, loc, origin.offset, bytes));
       Value offset = arith::AddIOp::create(b, loc, origin.offset, within);
       return LLVM::LoadOp::create(
-          b, loc, chunkType,
-          elementPointer(b, loc, view->ptr, memElem, offset),
+          b, loc, chunkType, elementPointer(b, loc, view->ptr, memElem, offset),
           bytes * plan.chunkElems);
     };
     if (Operation *point =
@@ -802,11 +800,10 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
       if (path == TransferPath::Direct) {
         emitDirectCopy(rewriter, loc, op, *chip, lds, buffer, origin, ldsBase);
       } else {
-        forEachChunk(rewriter, loc, plan, /*asLoop=*/false,
-                     [&](Value row, Value col) {
-                       storePieces(rewriter, row, col,
-                                   loadChunk(rewriter, row, col));
-                     });
+        forEachChunk(
+            rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
+              storePieces(rewriter, row, col, loadChunk(rewriter, row, col));
+            });
       }
     }
     if (whole) {

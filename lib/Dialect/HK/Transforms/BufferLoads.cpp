@@ -22,10 +22,11 @@ constexpr unsigned kDirectChunkBytes = 16;
 /// The transfer path `direct=auto` gives a group load. An asynchronous
 /// load (a prefetch) goes direct-to-LDS on every chip that has such loads,
 /// however narrow: staged through registers, its LDS writes must wait for
-/// its global loads at once, so the prefetch stalls its wave instead of
-/// overlapping the computation. Under the timing model, the 256x256x32
-/// ping-pong GEMM (4096^3, MI325X) goes from 38% to 70% of the bf16 peak
-/// with 4-byte direct loads on gfx942.
+/// its global loads (at once, or at the end of the block the lowering
+/// defers them to: see hk.group_load) and take the wave's registers and
+/// instructions, where a direct load's data lands by itself. Under the timing
+/// model, the 256x256x32 ping-pong GEMM (4096^3, MI325X) goes from 38% to 70%
+/// of the bf16 peak with 4-byte direct loads on gfx942.
 bool autoDirect(GroupLoadOp load, const ChipInfo &chip) {
   unsigned widest = chip.maxDirectToLdsBytes();
   return load.getAsync() ? widest > 0 : widest >= kDirectChunkBytes;
