@@ -68,6 +68,8 @@ ATTENTION = [
     ("attention/attention.mlir", "attention_fwd_pingpong", 64, 8, 128, False),
     ("attention/attention.mlir", "attention_fwd_interleave", 64, 4, 64, False),
     ("attention/attention.mlir", "attention_causal", 64, 4, 64, True),
+    ("attention/attention.mlir", "attention_causal_interleave", 64, 4, 64,
+     True),
     ("attention/attention_d128.mlir", "attention_fwd_d128", 128, 4, 64,
      False),
     ("attention/attention_gfx950.mlir", "attention_fwd_interleave_gfx950", 64,
