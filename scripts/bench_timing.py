@@ -74,6 +74,14 @@ ATTENTION = [
      False),
     ("attention/attention_gfx950.mlir", "attention_fwd_interleave_gfx950", 64,
      4, 64, False),
+    ("attention/attention_gfx942.mlir", "attention_fwd_interleave_gfx942", 64,
+     4, 64, False),
+    ("attention/attention_gfx942.mlir", "attention_causal_interleave_gfx942",
+     64, 4, 64, True),
+    ("attention/attention_d128_gfx942.mlir",
+     "attention_fwd_d128_interleave_gfx942", 128, 4, 64, False),
+    ("attention/attention_d128_gfx942.mlir",
+     "attention_causal_d128_interleave_gfx942", 128, 4, 64, True),
     ("attention/attention_d128_gfx950.mlir", "attention_fwd_d128_interleave",
      128, 4, 64, False),
     ("attention/attention_d128_gfx950.mlir",
@@ -81,6 +89,10 @@ ATTENTION = [
 ]
 # Attention kernels that run on one chip only.
 ATTENTION_CHIPS = {"attention_fwd_interleave_gfx950": "gfx950",
+                   "attention_fwd_interleave_gfx942": "gfx942",
+                   "attention_causal_interleave_gfx942": "gfx942",
+                   "attention_fwd_d128_interleave_gfx942": "gfx942",
+                   "attention_causal_d128_interleave_gfx942": "gfx942",
                    "attention_fwd_d128_interleave": "gfx950",
                    "attention_causal_d128_interleave": "gfx950"}
 # (example, kernel, head dimension, causal) of the fused backward.
