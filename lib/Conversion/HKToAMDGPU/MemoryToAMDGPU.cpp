@@ -408,14 +408,6 @@ GroupCopyPlan planGroupCopy(SharedTileType shared, int64_t lanes) {
       sharedContiguousElements(shared));
 }
 
-/// Emits `body(row, col)` for each chunk the executing lane copies (row
-/// and column of the chunk's first element in the tile); lanes past the
-/// participating ones and the tail of the last round do nothing.
-///
-/// The in-bounds path unrolls the rounds: their addresses are loop
-/// invariants worth keeping in registers. The edge path (`asLoop`) is one
-/// loop over the rounds, so its per-chunk masks are computed inside it
-/// instead of being hoisted into registers held across the caller's loops.
 namespace {
 /// The chunk lane `tid` copies in one round: its first element's row and
 /// column in the tile, and whether the lane has one.
@@ -456,6 +448,14 @@ static ChunkPosition locateChunk(OpBuilder &b, Location loc,
   return position;
 }
 
+/// Emits `body(row, col)` for each chunk the executing lane copies (row
+/// and column of the chunk's first element in the tile); lanes past the
+/// participating ones and the tail of the last round do nothing.
+///
+/// The in-bounds path unrolls the rounds: their addresses are loop
+/// invariants worth keeping in registers. The edge path (`asLoop`) is one
+/// loop over the rounds, so its per-chunk masks are computed inside it
+/// instead of being hoisted into registers held across the caller's loops.
 void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
                   bool asLoop, function_ref<void(Value row, Value col)> body) {
   Value tid;
