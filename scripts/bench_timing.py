@@ -74,6 +74,8 @@ ATTENTION = [
      False),
     ("attention/attention_gfx950.mlir", "attention_fwd_interleave_gfx950", 64,
      4, 64, False),
+    ("attention/attention_gfx950.mlir", "attention_causal_interleave_gfx950",
+     64, 4, 64, True),
     ("attention/attention_gfx942.mlir", "attention_fwd_interleave_gfx942", 64,
      4, 64, False),
     ("attention/attention_gfx942.mlir", "attention_causal_interleave_gfx942",
@@ -89,6 +91,7 @@ ATTENTION = [
 ]
 # Attention kernels that run on one chip only.
 ATTENTION_CHIPS = {"attention_fwd_interleave_gfx950": "gfx950",
+                   "attention_causal_interleave_gfx950": "gfx950",
                    "attention_fwd_interleave_gfx942": "gfx942",
                    "attention_causal_interleave_gfx942": "gfx942",
                    "attention_fwd_d128_interleave_gfx942": "gfx942",
