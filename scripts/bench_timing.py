@@ -39,10 +39,11 @@ Every figure is a PREDICTION of the model, not a measurement.
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 
-from bench_common import (CHIP, DEVICES, Runner, buf, cdiv, i32,
+from bench_common import (CHIP, DEVICES, ROOT, Runner, buf, cdiv, i32,
                           main_loop_stall)
 from bench_kernels import memory_bound_table, predict_memory_bound
 
@@ -89,15 +90,16 @@ ATTENTION = [
     ("attention/attention_d128_gfx950.mlir",
      "attention_causal_d128_interleave", 128, 4, 64, True),
 ]
-# Attention kernels that run on one chip only.
-ATTENTION_CHIPS = {"attention_fwd_interleave_gfx950": "gfx950",
-                   "attention_causal_interleave_gfx950": "gfx950",
-                   "attention_fwd_interleave_gfx942": "gfx942",
-                   "attention_causal_interleave_gfx942": "gfx942",
-                   "attention_fwd_d128_interleave_gfx942": "gfx942",
-                   "attention_causal_d128_interleave_gfx942": "gfx942",
-                   "attention_fwd_d128_interleave": "gfx950",
-                   "attention_causal_d128_interleave": "gfx950"}
+
+
+def example_chip(example):
+    """The chip an example's module targets (`hk.target`), or None when it
+    runs on both."""
+    with open(os.path.join(ROOT, "examples", example)) as f:
+        m = re.search(r'#hk\.target<"(gfx[0-9a-f]+)">', f.read())
+    return m.group(1) if m else None
+
+
 # (example, kernel, head dimension, causal) of the fused backward.
 ATTENTION_BWD = [
     ("attention/attention_bwd.mlir", "attention_bwd", 64, False),
@@ -259,8 +261,8 @@ def main():
                               flush=True)
             if "attention" in args.families:
                 for example, kernel, d, waves, rows, causal in ATTENTION:
-                    if not wanted(kernel) or ATTENTION_CHIPS.get(
-                            kernel, CHIP[device]) != CHIP[device]:
+                    if not wanted(kernel) or example_chip(example) not in (
+                            None, CHIP[device]):
                         continue
                     for heads in args.heads:
                         for n in args.attn:

@@ -664,19 +664,20 @@ struct InBoundsLowering : public OpConversionPattern<InBoundsOp> {
 static Operation *deferredWritePoint(GroupLoadOp op) {
   if (!op.getToken() || !op.getInbounds())
     return nullptr;
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (next->hasTrait<OpTrait::IsTerminator>())
-      return next == op->getNextNode() ? nullptr : next;
-    WalkResult sync = next->walk([](Operation *inner) {
-      return isa<WaitOp, BarrierOp, amdgpu::MemoryCounterWaitOp,
-                 ROCDL::SBarrierOp>(inner)
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (sync.wasInterrupted())
-      return next == op->getNextNode() ? nullptr : next;
-  }
-  return nullptr;
+  auto synchronizes = [](Operation *next) {
+    return next->hasTrait<OpTrait::IsTerminator>() ||
+           next->walk([](Operation *inner) {
+                 return isa<WaitOp, BarrierOp, amdgpu::MemoryCounterWaitOp,
+                            ROCDL::SBarrierOp>(inner)
+                            ? WalkResult::interrupt()
+                            : WalkResult::advance();
+               })
+               .wasInterrupted();
+  };
+  Operation *point = op->getNextNode();
+  while (point && !synchronizes(point))
+    point = point->getNextNode();
+  return point == op->getNextNode() ? nullptr : point;
 }
 
 /// The deferred form of a staged copy: every round's chunk is loaded here
