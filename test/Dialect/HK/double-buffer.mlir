@@ -17,7 +17,9 @@
 // CHECK-LABEL: hk.kernel @pingpong
 // CHECK: %[[SA:.*]] = hk.alloc : !hk.st<64x32xbf16>
 // CHECK-NEXT: %[[SA2:.*]] = hk.alloc : !hk.st<64x32xbf16>
-// CHECK: hk.group_load %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
+// The prologue issues every load of the first tile before one wait.
+// CHECK: %[[T0:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
+// CHECK-NEXT: hk.wait [%[[T0]]]
 // CHECK-NEXT: hk.barrier
 // CHECK: %[[SPAN:.*]] = arith.subi %{{.*}}, %[[C0]]
 // CHECK-NEXT: %[[STEPS:.*]] = arith.divui %[[SPAN]], %[[STEP:.*]] :

@@ -14,8 +14,10 @@
 // CHECK-NEXT: %[[SB:.*]] = hk.alloc : !hk.st<256x32xbf16>
 // CHECK-NEXT: %[[SB2:.*]] = hk.alloc : !hk.st<256x32xbf16>
 // Prologue: tile 0 by every wave, then the phase shift.
-// CHECK: hk.group_load %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
-// CHECK-NEXT: hk.group_load %{{.*}}[%{{.*}}, %[[C0]]], %[[SB]] : !hk.gl
+// The prologue's loads overlap: one wait for both.
+// CHECK: %[[TA:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
+// CHECK-NEXT: %[[TB:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0]]], %[[SB]] : !hk.gl
+// CHECK-NEXT: hk.wait [%[[TA]], %[[TB]]]
 // CHECK-NEXT: hk.barrier
 // Every tile inside its view when A's and B's first and last tiles are.
 // CHECK: %[[LAST:.*]] = arith.addi

@@ -469,10 +469,14 @@ public:
   void run() {
     SmallVector<Value> spares = createSpareBuffers();
     OpBuilder b(loop);
-    // Prologue: the first tile, loaded by every wave.
+    // Prologue: the first tile, loaded by every wave. The loads are all
+    // issued before one wait, so that their latencies overlap.
+    SmallVector<Value> tokens;
     for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
-      cloneLoad(b, load, loop.getLowerBound(), tile, /*async=*/false,
-                std::nullopt);
+      tokens.push_back(cloneLoad(b, load, loop.getLowerBound(), tile,
+                                 /*async=*/true, std::nullopt)
+                           .getToken());
+    WaitOp::create(b, loc, tokens);
     BarrierOp::create(b, loc, IntegerAttr());
     bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
     if (pingPong)
