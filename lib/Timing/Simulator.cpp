@@ -787,8 +787,8 @@ llvm::Error Simulation::visit(unsigned global, Cycle t) {
       simd.issueLoop = loopTable.loopOf(in.pc);
     }
     if (traceSimd == int(global))
-      llvm::errs() << t << " w" << w->index << " p" << w->prio << " " << in.text
-                   << "\n";
+      llvm::errs() << t << " s" << w->slot << " w" << w->index << " p"
+                   << w->prio << " " << in.text << "\n";
     if (llvm::Error error = issue(*w, in, t))
       return error;
     if (!w->ended && !w->atBarrier)
