@@ -757,9 +757,13 @@ def HK_ClusterOp : HK_Op<"cluster", [
     Groups operations that `hk-schedule` keeps together and orders against
     other clusters: in ping-pong, memory and compute clusters alternate. The
     region yields the values later code uses. The lowering fences a cluster
-    with scheduling barriers so that LLVM moves no instruction into or out
-    of it; `priority 1` (0 to 3) raises the wave's issue priority
-    (`s_setprio`) while the cluster runs.
+    with scheduling barriers so that LLVM's scheduler moves no instruction
+    into or out of it; `priority 1` (0 to 3) raises the wave's issue
+    priority (`s_setprio`) while the cluster runs. The fences order
+    instructions within a basic block only: when a later cluster branches
+    (a guarded load, say) before it uses a value, LLVM may sink that value's
+    computation past the branch, into the later cluster. Keep such branches
+    after the uses, or in the cluster that computes the value.
 
     ```mlir
     %acc1 = hk.cluster compute {
