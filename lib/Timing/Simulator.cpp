@@ -244,8 +244,9 @@ private:
                       std::greater<std::pair<Cycle, unsigned>>>
       events;
   uint64_t nextAge = 0;
-  int traceSimd =
-      getenv("HK_TIMING_TRACE") ? atoi(getenv("HK_TIMING_TRACE")) : -1;
+  /// The SIMD whose issued instructions are printed (HK_TIMING_TRACE), or
+  /// -1.
+  int traceSimd = -1;
   unsigned live = 0;
   StepEffects effects;
   SampleResult result;
@@ -263,6 +264,7 @@ private:
   void schedule(unsigned cu, unsigned simd, Cycle t);
   llvm::Error dispatch(size_t order, unsigned cu, Cycle t);
   llvm::Error visit(unsigned global, Cycle t);
+  llvm::Error readTraceSimd();
   Cycle readyTime(SimWave &w, const isa::Instruction &in, const Simd &simd,
                   Cycle t, Stall &why);
   llvm::Error issue(SimWave &w, const isa::Instruction &in, Cycle t);
@@ -799,8 +801,27 @@ llvm::Error Simulation::visit(unsigned global, Cycle t) {
   return llvm::Error::success();
 }
 
+/// HK_TIMING_TRACE, when set, names one SIMD of the sampled XCD by its
+/// index (CU times 4 plus SIMD) whose issued instructions go to stderr.
+llvm::Error Simulation::readTraceSimd() {
+  const char *text = getenv("HK_TIMING_TRACE");
+  if (!text)
+    return llvm::Error::success();
+  unsigned simds = device.cusPerXcd * 4, index;
+  if (llvm::StringRef(text).getAsInteger(10, index) || index >= simds)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "HK_TIMING_TRACE: expected the index of one of the XCD's " +
+            llvm::Twine(simds) + " SIMDs (0 to " + llvm::Twine(simds - 1) +
+            "), got '" + text + "'");
+  traceSimd = int(index);
+  return llvm::Error::success();
+}
+
 llvm::Expected<SampleResult>
 Simulation::run(llvm::ArrayRef<uint64_t> sampleIds) {
+  if (llvm::Error error = readTraceSimd())
+    return std::move(error);
   ids = sampleIds;
   result.residency.assign(ids.size(), 0);
   unsigned capacity = device.cusPerXcd * occupancy.workgroupsPerCu;
