@@ -72,7 +72,7 @@ void LaunchChecks::checkTileAccess(Wave &w, const Instr &in, uint32_t address,
                                    unsigned size, int lane, bool write) const {
   const std::vector<unsigned> *allowed =
       allowedTiles[&in - module.getProgram().all().data()];
-  const SharedTileInfo *tile = tiles->tileAt(address);
+  const SharedTileInfo *tile = tiles->tileAt(address, allowed);
   uint64_t end = uint64_t(address) + size;
   bool inside = tile && end <= uint64_t(tile->offset) + tile->size;
   bool addressed = tile && (!allowed || llvm::is_contained(*allowed, tile->id));

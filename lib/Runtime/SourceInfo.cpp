@@ -2,6 +2,8 @@
 
 #include "hk/Runtime/SourceInfo.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/DebugInfo/DIContext.h"
@@ -49,11 +51,19 @@ KernelSourceInfo::tilesAccessedAt(const SourceLocation &loc) const {
   return it == accesses.end() ? nullptr : &it->second;
 }
 
-const SharedTileInfo *KernelSourceInfo::tileAt(uint32_t address) const {
-  for (const SharedTileInfo &tile : tiles)
-    if (address >= tile.offset && address - tile.offset < tile.size)
+const SharedTileInfo *
+KernelSourceInfo::tileAt(uint32_t address,
+                         const std::vector<unsigned> *preferred) const {
+  const SharedTileInfo *found = nullptr;
+  for (const SharedTileInfo &tile : tiles) {
+    if (address < tile.offset || address - tile.offset >= tile.size)
+      continue;
+    if (!preferred || llvm::is_contained(*preferred, tile.id))
       return &tile;
-  return nullptr;
+    if (!found)
+      found = &tile;
+  }
+  return found;
 }
 
 const KernelSourceInfo *SourceInfo::findKernel(llvm::StringRef name) const {

@@ -75,8 +75,12 @@ struct KernelSourceInfo {
 
   /// The tiles the op at `loc` may address, or null when unknown.
   const std::vector<unsigned> *tilesAccessedAt(const SourceLocation &loc) const;
-  /// The tile holding LDS byte `address`, or null.
-  const SharedTileInfo *tileAt(uint32_t address) const;
+  /// The tile holding LDS byte `address`, or null. Tiles whose lifetimes do
+  /// not overlap may share bytes: one of `preferred` (ids) holding the byte
+  /// comes first.
+  const SharedTileInfo *
+  tileAt(uint32_t address,
+         const std::vector<unsigned> *preferred = nullptr) const;
 };
 
 class SourceInfo {

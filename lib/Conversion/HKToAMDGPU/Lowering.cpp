@@ -2,6 +2,8 @@
 
 #include "Lowering.h"
 
+#include "hk/Dialect/HK/IR/SharedMemory.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
@@ -115,15 +117,10 @@ LogicalResult lowering::planLds(ModuleOp module, LdsPlan &plan) {
   OpBuilder builder(module.getBodyRegion());
   for (KernelOp kernel : module.getOps<KernelOp>()) {
     KernelLds lds;
-    kernel.walk([&](AllocOp alloc) {
-      lds.bytes = llvm::alignTo(lds.bytes, 16);
-      plan.allocOffsets[alloc] = lds.bytes;
-      Type type = alloc.getType();
-      if (auto tile = dyn_cast<SharedTileType>(type))
-        lds.bytes += tile.getSizeInBytes();
-      else
-        lds.bytes += cast<SharedVectorType>(type).getSizeInBytes();
-    });
+    SharedMemoryLayout layout = layoutSharedMemory(kernel);
+    for (auto [alloc, offset] : layout.offsets)
+      plan.allocOffsets[alloc] = offset;
+    lds.bytes = layout.bytes;
     kernel.walk([&](ConvertLayoutOp op) {
       if (conversionMovesData(op))
         lds.scratchPerWave = std::max(

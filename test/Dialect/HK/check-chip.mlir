@@ -23,6 +23,39 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
+// The same tiles, each separated from the next by a drain and a barrier,
+// share their bytes: 64 KiB.
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @k() waves(4) {
+    %a = hk.alloc : !hk.st<256x128xbf16>
+    hk.wait
+    hk.barrier
+    %b = hk.alloc : !hk.st<256x128xbf16>
+    hk.wait
+    hk.barrier
+    %c = hk.alloc : !hk.st<256x128xbf16>
+    hk.return
+  }
+}
+
+// -----
+
+// A barrier alone is no fence: loads may still be landing in the first
+// tile's bytes.
+module attributes {hk.target = #hk.target<"gfx950">} {
+  // expected-error @below {{allocates 196608 bytes of LDS, but gfx950 has 163840 per workgroup}}
+  hk.kernel @k() waves(4) {
+    %a = hk.alloc : !hk.st<256x128xbf16>
+    hk.barrier
+    %b = hk.alloc : !hk.st<256x128xbf16>
+    hk.barrier
+    %c = hk.alloc : !hk.st<256x128xbf16>
+    hk.return
+  }
+}
+
+// -----
+
 module attributes {hk.target = #hk.target<"gfx942">} {
   hk.kernel @k() waves(4) {
     // expected-error @below {{needs 131072 bytes of LDS, but gfx942 has 65536 per workgroup}}

@@ -1,6 +1,7 @@
 //===- HKOps.cpp - hk operations ------------------------------------------===//
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/SharedMemory.h"
 
 #include "hk/Dialect/HK/IR/Layouts.h"
 
@@ -239,15 +240,7 @@ LogicalResult KernelOp::verify() {
 }
 
 int64_t KernelOp::getSharedMemoryBytes() {
-  int64_t bytes = 0;
-  walk([&](AllocOp alloc) {
-    Type type = alloc.getType();
-    if (auto tile = dyn_cast<SharedTileType>(type))
-      bytes += tile.getSizeInBytes();
-    else
-      bytes += cast<SharedVectorType>(type).getSizeInBytes();
-  });
-  return bytes;
+  return layoutSharedMemory(*this).bytes;
 }
 
 Operation *KernelOp::getScheduledLoop() {

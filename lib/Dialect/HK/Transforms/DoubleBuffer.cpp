@@ -38,6 +38,7 @@
 #include "ScheduleCost.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/SharedMemory.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
 #include "hk/Timing/DeviceModel.h"
 
@@ -378,10 +379,12 @@ LogicalResult checkLdsFits(KernelOp kernel, scf::ForOp loop,
     return kernel.emitOpError() << "needs a target chip to check that "
                                    "double-buffered LDS fits; run "
                                    "hk-target first";
-  int64_t extra = 0;
+  // The spare buffers live over the loop.
+  SmallVector<PlannedAllocation> spares;
   for (Value tile : plain.tiles)
-    extra += cast<SharedTileType>(tile.getType()).getSizeInBytes();
-  int64_t total = kernel.getSharedMemoryBytes() + extra;
+    spares.push_back(
+        {cast<SharedTileType>(tile.getType()).getSizeInBytes(), loop});
+  int64_t total = layoutSharedMemory(kernel, spares).bytes;
   if (total > chip->ldsBytesPerWorkgroup)
     return loop.emitOpError()
            << "needs " << total << " bytes of LDS once its "

@@ -119,8 +119,24 @@ def HK_AllocOp : HK_Op<"alloc", [
     MemoryEffects<[MemAlloc<DefaultResource>]>]> {
   let summary = "allocate a shared tile or vector in LDS";
   let description = [{
-    `%s = hk.alloc : !hk.st<64x64xbf16>`. Every allocation of a kernel lives
-    for the whole kernel; their sum must fit the chip's LDS.
+    `%s = hk.alloc : !hk.st<64x64xbf16>`. The kernel's allocations are laid
+    out one after the other in LDS, except that two share bytes when a
+    fence separates their uses: a token-less `hk.wait` directly followed by
+    an `hk.barrier` (without wave group), both in the kernel body, with
+    every use of the one (counting the values it flows into through loop
+    iter_args and region results) before it and every use of the other
+    after it. The wait drains the wave's loads and LDS accesses and the
+    barrier holds every wave until all have, so a GEMM can stage its output
+    tile in the bytes its main loop's buffers held:
+
+    ```mlir
+    %acc = scf.for ... { ... hk.group_load %A[...], %sA ... }
+    hk.wait
+    hk.barrier
+    %sC = hk.alloc : !hk.st<256x256xbf16>   // may reuse %sA's bytes
+    ```
+
+    What the layout spans must fit the chip's LDS.
   }];
   let results = (outs HK_AnyShared:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
