@@ -136,14 +136,17 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       scf.yield %d0, %d1 : !hk.rt<64x64xf32>, !hk.rt<64x64xf32>
     }
 
-    // 64x64 output tiles: rows bm * 4 + wm * 2 + half, column bn * 4 + wn.
-    %tm0 = arith.muli %bm, %c4 : index
-    %tm = arith.addi %tm0, %h0 : index
-    %tm1 = arith.addi %tm0, %h1 : index
-    %tn0 = arith.muli %bn, %c4 : index
-    %tn = arith.addi %tn0, %wn : index
-    hk.store %acc#0, %C[%tm, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
-    hk.store %acc#1, %C[%tm1, %tn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>
+    // The epilogue stages the block's C tile in LDS, in the bytes the
+    // loop's A and B buffers held (the wait and barrier end their use), so
+    // that every store writes whole 128-byte lines of C. Each wave's two
+    // 64x64 tiles sit at row wm * 2 + half, column wn of it.
+    hk.wait
+    hk.barrier
+    %sC = hk.alloc : !hk.st<256x256xbf16>
+    hk.store %acc#0, %sC[%h0, %wn] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
+    hk.store %acc#1, %sC[%h1, %wn] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
+    hk.barrier
+    hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
     hk.return
   }
 }

@@ -11,14 +11,16 @@
 // 4-7) take turns on: while one group multiplies at raised priority, the
 // other reads its next fragments from LDS. The tiles are read in two
 // halves of 32 so that each memory cluster holds only one half's
-// fragments, which keeps the wave under 256 VGPRs.
+// fragments, which keeps the wave under 256 VGPRs. After the loop the
+// block's 256x256 C tile goes through LDS (in the A and B buffers' bytes,
+// which the wait and barrier before it free) so that every global store
+// writes whole 128-byte lines.
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @gemm_pingpong_k64(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
                                %C: !hk.gl<?x?xbf16>)
       waves(8) schedule(#hk.pingpong<waves = 8>) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
     %ckm1 = arith.constant 63 : index
     %ck = arith.constant 64 : index
@@ -52,11 +54,15 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       scf.yield %d1 : !hk.rt<128x64xf32>
     }
 
-    %tm0 = arith.muli %bm, %c2 : index
-    %tm = arith.addi %tm0, %wm : index
-    %tn0 = arith.muli %bn, %c4 : index
-    %tn = arith.addi %tn0, %wn : index
-    hk.store %acc, %C[%tm, %tn] : !hk.rt<128x64xf32> -> !hk.gl<?x?xbf16>
+    // The epilogue stages the block's C tile in LDS, in the bytes the
+    // loop's A and B buffers held (the wait and barrier end their use), so
+    // that every store writes whole 128-byte lines of C.
+    hk.wait
+    hk.barrier
+    %sC = hk.alloc : !hk.st<256x256xbf16>
+    hk.store %acc, %sC[%wm, %wn] : !hk.rt<128x64xf32> -> !hk.st<256x256xbf16>
+    hk.barrier
+    hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
     hk.return
   }
 }
