@@ -3,7 +3,6 @@
 #include "hk/Runtime/SourceInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
-
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/DebugInfo/DIContext.h"

@@ -10,6 +10,8 @@
 
 #include "Lowering.h"
 
+#include "hk/Dialect/HK/IR/SharedMemory.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Location.h"
@@ -112,9 +114,7 @@ ArrayAttr lowering::describeKernelSource(KernelOp kernel, const LdsPlan &plan) {
     unsigned id = tileIds.size();
     tileIds[alloc] = id;
     Type type = alloc.getType();
-    int64_t size = isa<SharedTileType>(type)
-                       ? cast<SharedTileType>(type).getSizeInBytes()
-                       : cast<SharedVectorType>(type).getSizeInBytes();
+    int64_t size = getAllocationBytes(alloc);
     std::string typeText;
     llvm::raw_string_ostream os(typeText);
     type.print(os);

@@ -9,6 +9,7 @@
 #include "hk/Dialect/HK/IR/ChipLegality.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
+#include "hk/Dialect/HK/IR/SharedMemory.h"
 #include "hk/Support/ChipInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -77,14 +78,8 @@ static LogicalResult checkMma(MmaOp mma, const ChipInfo &chip) {
   return success();
 }
 
-static int64_t getSharedBytes(Type type) {
-  if (auto tile = dyn_cast<SharedTileType>(type))
-    return tile.getSizeInBytes();
-  return cast<SharedVectorType>(type).getSizeInBytes();
-}
-
 static LogicalResult checkAlloc(AllocOp alloc, const ChipInfo &chip) {
-  int64_t bytes = getSharedBytes(alloc.getType());
+  int64_t bytes = getAllocationBytes(alloc);
   if (bytes > chip.ldsBytesPerWorkgroup)
     return alloc.emitOpError()
            << "needs " << bytes << " bytes of LDS, but " << chip.name << " has "
@@ -135,8 +130,8 @@ LogicalResult hk::verifyChipLegality(Operation *root, const ChipInfo &chip) {
             .Case([&](KernelOp kernel) {
               bool allocsFit = true;
               kernel.walk([&](AllocOp alloc) {
-                allocsFit &= getSharedBytes(alloc.getType()) <=
-                             chip.ldsBytesPerWorkgroup;
+                allocsFit &=
+                    getAllocationBytes(alloc) <= chip.ldsBytesPerWorkgroup;
               });
               return allocsFit ? checkKernel(kernel, chip) : success();
             })

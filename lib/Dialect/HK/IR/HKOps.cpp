@@ -1,9 +1,9 @@
 //===- HKOps.cpp - hk operations ------------------------------------------===//
 
 #include "hk/Dialect/HK/IR/HKOps.h"
-#include "hk/Dialect/HK/IR/SharedMemory.h"
 
 #include "hk/Dialect/HK/IR/Layouts.h"
+#include "hk/Dialect/HK/IR/SharedMemory.h"
 
 #include "OpHelpers.h"
 

@@ -38,13 +38,6 @@ struct Interval {
   Operation *alloc; ///< Null for a planned allocation.
 };
 
-int64_t allocationBytes(AllocOp alloc) {
-  Type type = alloc.getType();
-  if (auto tile = dyn_cast<SharedTileType>(type))
-    return tile.getSizeInBytes();
-  return cast<SharedVectorType>(type).getSizeInBytes();
-}
-
 class LiveRanges {
 public:
   explicit LiveRanges(Block &body) : body(body) {
@@ -101,7 +94,7 @@ public:
         }
       }
     }
-    return {allocationBytes(alloc), first, last, alloc};
+    return {getAllocationBytes(alloc), first, last, alloc};
   }
 
   /// Whether a fence lies between `a` and `b`, either way round.
@@ -114,7 +107,7 @@ public:
 
 private:
   Interval wholeKernel(AllocOp alloc) const {
-    return {allocationBytes(alloc), 0, std::numeric_limits<int64_t>::max(),
+    return {getAllocationBytes(alloc), 0, std::numeric_limits<int64_t>::max(),
             alloc};
   }
 
@@ -124,6 +117,13 @@ private:
 };
 
 } // namespace
+
+int64_t hk::getAllocationBytes(AllocOp alloc) {
+  Type type = alloc.getType();
+  if (auto tile = dyn_cast<SharedTileType>(type))
+    return tile.getSizeInBytes();
+  return cast<SharedVectorType>(type).getSizeInBytes();
+}
 
 SharedMemoryLayout hk::layoutSharedMemory(KernelOp kernel,
                                           ArrayRef<PlannedAllocation> planned) {

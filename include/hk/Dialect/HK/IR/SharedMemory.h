@@ -27,6 +27,7 @@
 
 namespace hk {
 
+class AllocOp;
 class KernelOp;
 
 struct SharedMemoryLayout {
@@ -35,6 +36,9 @@ struct SharedMemoryLayout {
   /// The bytes the allocations span.
   int64_t bytes = 0;
 };
+
+/// The bytes `alloc` takes: its shared tile's or vector's size.
+int64_t getAllocationBytes(AllocOp alloc);
 
 /// An allocation that does not exist yet: `bytes` used by the kernel-body
 /// op that holds `user` (a buffer a pass is about to add to a loop).
