@@ -174,6 +174,7 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
       options.exactWaits, /*scratchSwizzle=*/options.ldsSwizzle}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createHKHoistLoopSetup());
 
   // Upstream conversions to the LLVM and ROCDL dialects. Index arithmetic is
   // 32-bit, like the kernel ABI's sizes and strides.

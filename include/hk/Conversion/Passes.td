@@ -50,4 +50,29 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "mlir::ModuleOp"> {
   ];
 }
 
+def HKHoistLoopSetup : Pass<"hk-hoist-loop-setup", "mlir::ModuleOp"> {
+  let summary = "Compute a loop's invariants while its prologue's loads fly";
+  let description = [{
+    A software-pipelined loop follows its prologue: loads, then a wait for
+    them (and usually a barrier). LLVM hoists the loop's invariant
+    arithmetic, such as the lane addresses of the prefetch, to the loop's
+    preheader, after that wait, where it runs while nothing is in flight.
+    On lowered code (after `convert-hk-to-amdgpu`), this pass moves that
+    work above the wait instead, so that it overlaps the loads:
+
+    - the pure ops between the wait and the loop, and
+    - the loop's invariant, speculatable ops, also those inside `scf.if`
+      ops of its body (LLVM would hoist them as well),
+
+    when their operands are available before the wait. Only `arith` and
+    `vector` ops, lane and workgroup ids and `rocdl.make.buffer.rsrc`
+    move: other ops may depend on the lanes that run them
+    (`rocdl.readfirstlane`) or on memory. The wait is the run of
+    synchronization ops right before the loop (`amdgpu.memory_counter_wait`,
+    `rocdl.s.waitcnt`, `rocdl.s.barrier`, `rocdl.sched.barrier`, compiler
+    fences, and `scf.if` ops holding only those); a loop with no wait
+    there is left alone.
+  }];
+}
+
 #endif // HK_CONVERSION_PASSES_TD
