@@ -9,6 +9,7 @@
 
 #include "hk/Conversion/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -81,12 +82,15 @@ Operation *findPrologueWait(scf::ForOp loop) {
 /// Keeps `value` computed before `wait`. LLVM's code sinking would
 /// otherwise move what only the loop uses back below the wait, into the
 /// loop's preheader; a use in place (llvm.fake.use, which emits no code)
-/// holds it here.
+/// holds it here. A value of no LLVM type (a vector of index) stays
+/// unpinned: LLVM may sink it, which costs time, not correctness.
 void pinBefore(Operation *wait, Value value) {
   OpBuilder b(wait);
   Location loc = wait->getLoc();
   if (value.getType().isIndex())
     value = arith::IndexCastOp::create(b, loc, b.getI32Type(), value);
+  if (!LLVM::isCompatibleType(value.getType()))
+    return;
   LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr("llvm.fake.use"),
                                 ValueRange{value});
 }

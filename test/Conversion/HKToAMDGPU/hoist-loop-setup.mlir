@@ -104,3 +104,27 @@ func.func @group_barrier(%p: !llvm.ptr<3>, %n: index, %m: index, %g: i1) {
   }
   return
 }
+
+// -----
+
+// A vector of index has no LLVM type to pin: it moves, unpinned.
+
+// CHECK-LABEL: func.func @index_vector
+// CHECK: %[[S:.*]] = vector.step : vector<4xindex>
+// CHECK-NOT: fake.use
+// CHECK: amdgpu.memory_counter_wait load(0)
+// CHECK-NOT: fake.use
+// CHECK: scf.for
+// CHECK: vector.extract %[[S]]
+func.func @index_vector(%p: !llvm.ptr<3>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  amdgpu.memory_counter_wait load(0)
+  scf.for %i = %c0 to %n step %c1 {
+    %s = vector.step : vector<4xindex>
+    %e = vector.extract %s[%i] : index from vector<4xindex>
+    %v = arith.index_cast %e : index to i32
+    llvm.store %v, %p : i32, !llvm.ptr<3>
+  }
+  return
+}
