@@ -56,7 +56,8 @@ bool isMovable(Operation *op) {
           ROCDL::BlockIdXOp, ROCDL::BlockIdYOp, ROCDL::BlockIdZOp,
           ROCDL::MakeBufferRsrcOp>(op))
     return true;
-  if (!isa<arith::ArithDialect, vector::VectorDialect>(op->getDialect()))
+  Dialect *dialect = op->getDialect();
+  if (!dialect || !isa<arith::ArithDialect, vector::VectorDialect>(dialect))
     return false;
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
          isSpeculatable(op);

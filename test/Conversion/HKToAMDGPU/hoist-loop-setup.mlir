@@ -1,4 +1,4 @@
-// RUN: hk-opt --hk-hoist-loop-setup --split-input-file %s | FileCheck %s
+// RUN: hk-opt --allow-unregistered-dialect --hk-hoist-loop-setup --split-input-file %s | FileCheck %s
 
 // A prologue's wait: the lane arithmetic between it and the loop, and the
 // loop's invariants (also those inside its scf.if), move above the wait;
@@ -125,6 +125,29 @@ func.func @index_vector(%p: !llvm.ptr<3>, %n: index) {
     %e = vector.extract %s[%i] : index from vector<4xindex>
     %v = arith.index_cast %e : index to i32
     llvm.store %v, %p : i32, !llvm.ptr<3>
+  }
+  return
+}
+
+// -----
+
+// Ops of unregistered dialects (allowed only on request) stay where they
+// are: nothing is known of their effects.
+
+// CHECK-LABEL: func.func @unregistered
+// CHECK: amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT: "test.pure"
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: "test.other"
+func.func @unregistered(%p: !llvm.ptr<3>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = "test.unknown"() : () -> i32
+  amdgpu.memory_counter_wait load(0)
+  %y = "test.pure"(%x) : (i32) -> i32
+  scf.for %i = %c0 to %n step %c1 {
+    %z = "test.other"(%y) : (i32) -> i32
+    llvm.store %z, %p : i32, !llvm.ptr<3>
   }
   return
 }
