@@ -12,7 +12,7 @@ module {
 // -----
 
 module attributes {hk.target = #hk.target<"gfx950">} {
-  // expected-error @below {{allocates 196608 bytes of LDS, but gfx950 has 163840 per workgroup}}
+  // expected-error @below {{allocates 196608 bytes of LDS, but gfx950 has 163840 per workgroup; use smaller tiles, or end one tile's use with `hk.wait` then `hk.barrier` before another's first use so that the two share bytes}}
   hk.kernel @k() waves(4) {
     %a = hk.alloc : !hk.st<256x128xbf16>
     %b = hk.alloc : !hk.st<256x128xbf16>

@@ -113,7 +113,10 @@ static LogicalResult checkKernel(KernelOp kernel, const ChipInfo &chip) {
   if (bytes > chip.ldsBytesPerWorkgroup)
     return kernel.emitOpError()
            << "allocates " << bytes << " bytes of LDS, but " << chip.name
-           << " has " << chip.ldsBytesPerWorkgroup << " per workgroup";
+           << " has " << chip.ldsBytesPerWorkgroup
+           << " per workgroup; use smaller tiles, or end one tile's use "
+              "with `hk.wait` then `hk.barrier` before another's first use "
+              "so that the two share bytes";
   return success();
 }
 
