@@ -115,11 +115,13 @@ Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
     return dpp(amdgpu::DPPPerm::row_half_mirror, Attribute());
   if (bit == 8 && (reduced & 7) == 7)
     return dpp(amdgpu::DPPPerm::row_mirror, Attribute());
+  // gfx950 swaps rows of 16 and halves of 32 lanes in the VALU; the LDS
+  // crossbar's ds_swizzle is the fallback.
+  if ((bit == 16 || bit == 32) && chip.hasPermlaneSwap)
+    return amdgpu::PermlaneSwapOp::create(b, loc, value, /*row_length=*/bit);
   if (bit < 32)
     return amdgpu::SwizzleBitModeOp::create(b, loc, value, /*and_mask=*/0x1f,
                                             /*or_mask=*/0, /*xor_mask=*/bit);
-  if (chip.hasPermlaneSwap)
-    return amdgpu::PermlaneSwapOp::create(b, loc, value, /*row_length=*/32);
   Type i32 = b.getI32Type();
   Value address = arith::ShLIOp::create(
       b, loc,
@@ -132,15 +134,24 @@ Value fromLaneXor(OpBuilder &b, Location loc, Value value, unsigned bit,
   });
 }
 
-/// v_permlane32_swap of the f32 `value` with itself (gfx950): the two
-/// results hold, in every lane, the value of that lane and of the lane 32
-/// away, in an order that depends on the half.
-std::pair<Value, Value> swapHalves(OpBuilder &b, Location loc, Value value) {
+/// v_permlane16_swap or v_permlane32_swap (`bit` 16 or 32) of the f32
+/// `value` with itself (gfx950): the two results hold, in every lane, the
+/// value of that lane and of the lane `bit` away, in an order that depends
+/// on the lane.
+std::pair<Value, Value> swapWithPartner(OpBuilder &b, Location loc, Value value,
+                                        unsigned bit) {
   Type i32 = b.getI32Type();
   Value bits = arith::BitcastOp::create(b, loc, i32, value);
   auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
-  Value swapped = ROCDL::Permlane32SwapOp::create(
-      b, loc, pair, bits, bits, /*fi=*/false, /*boundControl=*/false);
+  Value swapped =
+      bit == 16 ? ROCDL::Permlane16SwapOp::create(b, loc, pair, bits, bits,
+                                                  /*fi=*/false,
+                                                  /*boundControl=*/false)
+                      .getResult()
+                : ROCDL::Permlane32SwapOp::create(b, loc, pair, bits, bits,
+                                                  /*fi=*/false,
+                                                  /*boundControl=*/false)
+                      .getResult();
   auto half = [&](int64_t index) -> Value {
     Value word = LLVM::ExtractValueOp::create(b, loc, swapped, index);
     return arith::BitcastOp::create(b, loc, value.getType(), word);
@@ -179,14 +190,16 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
     if (!(mask & bit))
       continue;
     SmallVector<Value> combined;
-    if (bit == 32 && chip.hasPermlaneSwap) {
-      // v_permlane32_swap of a value with itself leaves each lane its own
+    if ((bit == 16 || bit == 32) && chip.hasPermlaneSwap) {
+      // A permlane swap of a value with itself leaves each lane its own
       // value in one result and its partner's in the other, which of the
-      // two depending on the half: every combine here is commutative, so
-      // the pair is combined as it comes, with no select between them.
+      // two depending on the lane: every combine here is commutative, so
+      // the pair is combined as it comes, with no select between them. It
+      // runs in the VALU, where ds_swizzle would queue behind the CU's LDS
+      // traffic and wait out its latency.
       for (int64_t i = 0; i < type.getNumElements(); ++i) {
-        auto [own, other] =
-            swapHalves(b, loc, vector::ExtractOp::create(b, loc, result, i));
+        auto [own, other] = swapWithPartner(
+            b, loc, vector::ExtractOp::create(b, loc, result, i), bit);
         combined.push_back(combine(b, loc, kind, own, other));
       }
     } else {

@@ -16,11 +16,19 @@ hk.kernel @row_sum(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   // CHECK: rocdl.ds_bpermute
   // CHECK: arith.addf {{.*}} : f32
   // CHECK-NOT: swizzle_bitmode
-  // gfx950 swaps the wave's halves with v_permlane32_swap instead, of the
-  // value with itself: each lane gets its own value and its partner's, in
-  // an order the sum does not care about, so they are added as they come.
+  // gfx950 swaps rows of 16 lanes with v_permlane16_swap and the wave's
+  // halves with v_permlane32_swap instead, of the value with itself: each
+  // lane gets its own value and its partner's, in an order the sum does
+  // not care about, so they are added as they come.
   // GFX950-LABEL: llvm.func @row_sum
-  // GFX950: amdgpu.swizzle_bitmode {{.*}} 31 0 16 : vector<1xf32>
+  // GFX950-NOT: swizzle_bitmode
+  // GFX950: %[[BITS16:.*]] = arith.bitcast %{{.*}} : f32 to i32
+  // GFX950: %[[PAIR16:.*]] = rocdl.permlane16.swap %[[BITS16]], %[[BITS16]], false, false
+  // GFX950-DAG: %[[A16:.*]] = llvm.extractvalue %[[PAIR16]][0]
+  // GFX950-DAG: %[[B16:.*]] = llvm.extractvalue %[[PAIR16]][1]
+  // GFX950-DAG: %[[FA16:.*]] = arith.bitcast %[[A16]] : i32 to f32
+  // GFX950-DAG: %[[FB16:.*]] = arith.bitcast %[[B16]] : i32 to f32
+  // GFX950: arith.addf %[[FA16]], %[[FB16]] : f32
   // GFX950: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
   // GFX950: %[[PAIR:.*]] = rocdl.permlane32.swap %[[BITS]], %[[BITS]], false, false
   // GFX950-DAG: %[[A:.*]] = llvm.extractvalue %[[PAIR]][0]
