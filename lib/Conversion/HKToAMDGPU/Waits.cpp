@@ -51,13 +51,19 @@ int64_t directInstructions(Operation *op) {
       return planDirectCopy(load, *chip).perWaveMinimum();
     return 0;
   }
-  // A cluster's body runs exactly once; loops and branches may not run.
-  if (auto cluster = dyn_cast<ClusterOp>(op)) {
+  // A cluster's body runs exactly once, and one of an if-else's two
+  // versions; loops, and an if without else, may not run.
+  auto sumOf = [](Block &block) {
     int64_t sum = 0;
-    for (Operation &inner : cluster.getBody().front())
+    for (Operation &inner : block)
       sum += directInstructions(&inner);
     return sum;
-  }
+  };
+  if (auto cluster = dyn_cast<ClusterOp>(op))
+    return sumOf(cluster.getBody().front());
+  if (auto branch = dyn_cast<scf::IfOp>(op);
+      branch && !branch.getElseRegion().empty())
+    return std::min(sumOf(*branch.thenBlock()), sumOf(*branch.elseBlock()));
   return 0;
 }
 
@@ -87,24 +93,75 @@ int64_t countDownTo(Operation *target, Block *stop) {
   return sum;
 }
 
+/// The group loads that may have produced `token`: the one that defines
+/// it, or through the results of `scf.if`s and clusters, one per version.
+/// False when the token comes from anything else.
+bool collectProducers(Value token, SmallVectorImpl<GroupLoadOp> &producers) {
+  if (auto load = token.getDefiningOp<GroupLoadOp>()) {
+    producers.push_back(load);
+    return true;
+  }
+  auto result = dyn_cast<OpResult>(token);
+  if (!result)
+    return false;
+  Operation *owner = result.getOwner();
+  unsigned index = result.getResultNumber();
+  if (auto cluster = dyn_cast<ClusterOp>(owner))
+    return collectProducers(
+        cluster.getBody().front().getTerminator()->getOperand(index),
+        producers);
+  if (auto branch = dyn_cast<scf::IfOp>(owner)) {
+    if (branch.getElseRegion().empty())
+      return false;
+    return collectProducers(branch.thenYield().getOperand(index), producers) &&
+           collectProducers(branch.elseYield().getOperand(index), producers);
+  }
+  return false;
+}
+
+/// Instructions issued after `op` to the end of `body`, which holds it:
+/// the rest of each block from `op` up through its ancestors.
+int64_t countToEnd(Operation *op, Block *body) {
+  int64_t sum = 0;
+  for (; op; op = op->getParentOp()) {
+    sum += countBetween(op, nullptr);
+    if (op->getBlock() == body)
+      return sum;
+  }
+  return sum;
+}
+
 /// The fewest instructions between `producer` and `wait`, or kUnknown when
-/// the path is not one this analysis follows.
+/// the path is not one this analysis follows: the rest of each block from
+/// the producer up to the block that also holds the wait, the ops between
+/// there, and the wait's blocks down to it.
 int64_t countFromProducer(GroupLoadOp producer, Operation *wait) {
-  Operation *ancestor = producer->getBlock()->findAncestorOpInBlock(*wait);
-  if (!ancestor || ancestor == producer.getOperation() ||
-      !producer->isBeforeInBlock(ancestor))
+  int64_t sum = 0;
+  Operation *op = producer;
+  while (!op->getBlock()->findAncestorOpInBlock(*wait)) {
+    sum += countBetween(op, nullptr);
+    op = op->getParentOp();
+    if (!op || isa<scf::ForOp, KernelOp>(op))
+      return kUnknown;
+  }
+  Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*wait);
+  if (ancestor == op || !op->isBeforeInBlock(ancestor))
     return kUnknown;
-  return countBetween(producer, ancestor) +
-         countDownTo(wait, producer->getBlock());
+  return sum + countBetween(op, ancestor) + countDownTo(wait, op->getBlock());
 }
 
 /// The fewest instructions on any path from the loads behind `token` to
 /// `wait`; max() when none of them is direct (nothing to wait for).
 int64_t countForToken(Value token, Operation *wait) {
-  if (auto load = token.getDefiningOp<GroupLoadOp>()) {
-    if (load.getPath() != TransferPath::Direct)
-      return std::numeric_limits<int64_t>::max();
-    return countFromProducer(load, wait);
+  // Loaded in this iteration: by a group load, or by one in each version
+  // of an scf.if (results of clusters and ifs).
+  SmallVector<GroupLoadOp> loads;
+  if (!isa<BlockArgument>(token) && collectProducers(token, loads)) {
+    int64_t best = std::numeric_limits<int64_t>::max();
+    for (GroupLoadOp load : loads)
+      if (load.getPath() == TransferPath::Direct)
+        best = std::min(best, countFromProducer(load, wait));
+    return best;
   }
   // A token carried around a loop: from the initial load to the first
   // iteration's wait, and from the previous iteration's load around the
@@ -132,14 +189,18 @@ int64_t countForToken(Value token, Operation *wait) {
   } else {
     return kUnknown;
   }
+  // Around the back edge: from the previous iteration's load, in the body
+  // or in a version of it (an scf.if or cluster result).
   Value yielded = body->getTerminator()->getOperand(index);
-  auto load = yielded.getDefiningOp<GroupLoadOp>();
-  if (!load || load->getBlock() != body)
+  SmallVector<GroupLoadOp> producers;
+  if (!collectProducers(yielded, producers))
     return kUnknown;
-  if (load.getPath() == TransferPath::Direct)
-    best =
-        std::min(best, countBetween(load, nullptr) +
-                           countDownTo(wait, body->getParentOp()->getBlock()));
+  for (GroupLoadOp load : producers) {
+    if (!body->findAncestorOpInBlock(*load))
+      return kUnknown;
+    if (load.getPath() == TransferPath::Direct)
+      best = std::min(best, countToEnd(load, body) + intoBody);
+  }
   return best;
 }
 

@@ -142,3 +142,24 @@ hk.kernel @no_target(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<wave
   }
   hk.return
 }
+
+// -----
+
+// A ring of three 128x128 bf16 tiles is 96 KiB, more than gfx942's 64 (two
+// copies, 64 KiB, would fit).
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @ring_too_big(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<waves = 4, stages = 3>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sA = hk.alloc : !hk.st<128x128xbf16>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  // expected-error @below {{needs 98304 bytes of LDS once its 1 shared tile(s) are triple-buffered, but gfx942 has 65536 per workgroup; use smaller tiles}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<128x128xbf16>
+    %a = hk.load %sA[%c0, %c0] : !hk.st<128x128xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}
+}

@@ -292,3 +292,68 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     hk.return
   }
 }
+
+// -----
+
+// `stages = 3`: a ring of three buffers. The prologue loads tile 0 into the
+// original buffer and tile 1 into the next one, and waits for tile 0 only.
+// Iteration k reads the current buffer and prefetches tile k+2 into the
+// free one (inbounds while k+2 is at most the bound, with its edge path
+// otherwise, so that both versions give its token), then waits for tile
+// k+1's token, which it was given, leaving tile k+2's loads in flight. The
+// buffers rotate: next -> current, free -> next, current -> free. After
+// the loop every load has landed before LDS is used again.
+// CHECK-LABEL: hk.kernel @ring
+// CHECK: %[[BUF:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK-NEXT: %[[FREE:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK-NEXT: %[[NEXT:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK: %[[T0:.*]] = hk.group_load async %{{.*}}[%[[C0:.*]], %[[C0]]], %[[BUF]] :
+// CHECK-NEXT: %[[ONE:.*]] = arith.addi %[[C0]], %[[STEP:.*]] : index
+// CHECK-NEXT: %[[T1:.*]] = hk.group_load async %{{.*}}[%[[C0]], %[[ONE]]], %[[NEXT]] :
+// CHECK-NEXT: hk.wait [%[[T0]]]
+// CHECK-NEXT: hk.barrier
+// CHECK: arith.select
+// CHECK-NEXT: %[[BOUND:.*]] = arith.select
+// CHECK-NEXT: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR_A:.*]] = %[[BUF]], %[[NEXT_A:.*]] = %[[NEXT]], %[[FREE_A:.*]] = %[[FREE]], %[[TOK_A:.*]] = %[[T1]])
+// CHECK-NEXT: %[[TWO:.*]] = arith.addi %[[STEP]], %[[STEP]] : index
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[K]], %[[TWO]] : index
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[AHEAD]], %[[BOUND]]
+// CHECK-NEXT: %[[V:.*]]:2 = scf.if %[[OK]] -> (!hk.rt<16x16xf32>, !hk.token)
+// CHECK-NEXT: %[[IN:.*]]:2 = hk.cluster compute {
+// CHECK-NEXT: %[[TIN:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] inbounds
+// CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK-NEXT: %[[DIN:.*]] = hk.mma
+// CHECK-NEXT: hk.yield %[[DIN]], %[[TIN]]
+// CHECK: scf.yield %[[IN]]#0, %[[IN]]#1
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[EDGE:.*]]:2 = hk.cluster compute {
+// CHECK-NEXT: %[[TEDGE:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] :
+// CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK-NEXT: %[[DEDGE:.*]] = hk.mma
+// CHECK-NEXT: hk.yield %[[DEDGE]], %[[TEDGE]]
+// CHECK: scf.yield %[[EDGE]]#0, %[[EDGE]]#1
+// CHECK: hk.wait [%[[TOK_A]]]
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield %[[V]]#0, %[[NEXT_A]], %[[FREE_A]], %[[CUR_A]], %[[V]]#1
+// CHECK: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.store
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @ring(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4, stages = 3>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}

@@ -90,6 +90,11 @@ module attributes {test.s = #hk.interleave<waves = 4, mfma = 0>} {}
 
 // -----
 
+// expected-error @below {{interleave keeps 2 or 3 copies of each loaded shared tile, got stages = 4}}
+module attributes {test.s = #hk.interleave<waves = 4, stages = 4>} {}
+
+// -----
+
 // expected-error @below {{unknown chip 'gfx9000'; known chips: gfx942, gfx950}}
 module attributes {hk.target = #hk.target<"gfx9000">} {}
 

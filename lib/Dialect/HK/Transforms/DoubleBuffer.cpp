@@ -371,9 +371,10 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
   return success();
 }
 
-/// The spare buffers must fit next to everything else.
+/// The spare buffers (`stages` - 1 per tile) must fit next to everything
+/// else.
 LogicalResult checkLdsFits(KernelOp kernel, scf::ForOp loop,
-                           const PlainLoop &plain) {
+                           const PlainLoop &plain, unsigned stages) {
   const ChipInfo *chip = lookupTargetChip(kernel);
   if (!chip)
     return kernel.emitOpError() << "needs a target chip to check that "
@@ -381,15 +382,17 @@ LogicalResult checkLdsFits(KernelOp kernel, scf::ForOp loop,
                                    "hk-target first";
   // The spare buffers live over the loop.
   SmallVector<PlannedAllocation> spares;
-  for (Value tile : plain.tiles)
-    spares.push_back(
-        {cast<SharedTileType>(tile.getType()).getSizeInBytes(), loop});
+  for (unsigned copy = 1; copy < stages; ++copy)
+    for (Value tile : plain.tiles)
+      spares.push_back(
+          {cast<SharedTileType>(tile.getType()).getSizeInBytes(), loop});
   int64_t total = layoutSharedMemory(kernel, spares).bytes;
   if (total > chip->ldsBytesPerWorkgroup)
     return loop.emitOpError()
            << "needs " << total << " bytes of LDS once its "
-           << plain.tiles.size() << " shared tile(s) are double-buffered, "
-           << "but " << chip->name << " has " << chip->ldsBytesPerWorkgroup
+           << plain.tiles.size() << " shared tile(s) are "
+           << (stages == 3 ? "triple" : "double") << "-buffered, but "
+           << chip->name << " has " << chip->ldsBytesPerWorkgroup
            << " per workgroup; use smaller tiles";
   return success();
 }
@@ -409,23 +412,27 @@ SmallVector<Value> getEscapingValues(ArrayRef<Operation *> ops,
 }
 
 /// A cluster holding clones of `ops` after what `prologue` builds, yielding
-/// those of their results that later ops or `terminator` use; `map` then
-/// sends them to the cluster's results.
+/// those of their results that later ops or `terminator` use, then the
+/// values `prologue` returns (of `extraTypes`); `map` then sends the former
+/// to the cluster's results.
 ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
                        ArrayRef<Operation *> ops, Operation *terminator,
-                       IRMapping &map,
-                       function_ref<void(OpBuilder &)> prologue) {
+                       IRMapping &map, TypeRange extraTypes,
+                       function_ref<SmallVector<Value>(OpBuilder &)> prologue) {
   SmallVector<Value> escaping = getEscapingValues(ops, terminator);
-  auto cluster = ClusterOp::create(b, loc, TypeRange(ValueRange(escaping)),
-                                   kind, IntegerAttr());
+  SmallVector<Type> types = llvm::to_vector(ValueRange(escaping).getTypes());
+  types.append(extraTypes.begin(), extraTypes.end());
+  auto cluster = ClusterOp::create(b, loc, types, kind, IntegerAttr());
   Block *block = new Block();
   cluster.getBody().push_back(block);
   OpBuilder cb = OpBuilder::atBlockBegin(block);
-  prologue(cb);
+  SmallVector<Value> extras = prologue(cb);
+  assert(extras.size() == extraTypes.size() && "extra values mismatch");
   for (Operation *op : ops)
     cb.clone(*op, map);
   SmallVector<Value> yielded =
       llvm::map_to_vector(escaping, [&](Value v) { return map.lookup(v); });
+  yielded.append(extras);
   YieldOp::create(cb, loc, yielded);
   for (auto [value, result] : llvm::zip(escaping, cluster.getResults()))
     map.map(value, result);
@@ -465,12 +472,15 @@ bool growsWithInductionVar(Value value, scf::ForOp loop) {
 /// Rewrites one plain loop into its pipelined form.
 class Pipeliner {
 public:
-  Pipeliner(KernelOp kernel, scf::ForOp loop, PlainLoop &plain)
+  Pipeliner(KernelOp kernel, scf::ForOp loop, PlainLoop &plain, unsigned stages)
       : kernel(kernel), loop(loop), plain(plain), loc(loop.getLoc()),
-        terminator(loop.getBody()->getTerminator()) {}
+        terminator(loop.getBody()->getTerminator()), stages(stages) {}
 
   void run() {
     SmallVector<Value> spares = createSpareBuffers();
+    SmallVector<Value> thirds;
+    if (stages == 3)
+      thirds = createSpareBuffers();
     OpBuilder b(loop);
     // Prologue: the first tile, loaded by every wave. The loads are all
     // issued before one wait, so that their latencies overlap.
@@ -479,6 +489,19 @@ public:
       tokens.push_back(cloneLoad(b, load, loop.getLowerBound(), tile,
                                  /*async=*/true, std::nullopt)
                            .getToken());
+    // With three stages the second tile follows at once and stays in
+    // flight over the wait for the first. It is loaded even when the loop
+    // has one iteration: the elements outside the view arrive as zero, and
+    // nothing reads them.
+    SmallVector<Value> aheadTokens;
+    if (stages == 3) {
+      Value second =
+          arith::AddIOp::create(b, loc, loop.getLowerBound(), loop.getStep());
+      for (auto [load, dest] : llvm::zip(plain.loads, spares))
+        aheadTokens.push_back(
+            cloneLoad(b, load, second, dest, /*async=*/true, std::nullopt)
+                .getToken());
+    }
     WaitOp::create(b, loc, tokens);
     BarrierOp::create(b, loc, IntegerAttr());
     bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
@@ -486,7 +509,7 @@ public:
       buildSteadyStateCondition(b);
     else
       buildPrefetchBound(b);
-    createLoop(b, spares);
+    createLoop(b, spares, thirds, aheadTokens);
 
     if (pingPong)
       buildPingPongBody(b);
@@ -496,12 +519,29 @@ public:
     SmallVector<Value> yielded =
         llvm::map_to_vector(terminator->getOperands(),
                             [&](Value v) { return map.lookupOrDefault(v); });
-    yielded.append(spare);
-    yielded.append(current);
+    if (stages == 3) {
+      // Tile k+1 becomes the current one, the buffers tile k+2 is loading
+      // into the next, and tile k's the free ones.
+      yielded.append(spare);
+      yielded.append(third);
+      yielded.append(current);
+      yielded.append(nextTokens);
+    } else {
+      yielded.append(spare);
+      yielded.append(current);
+    }
     scf::YieldOp::create(b, loc, yielded);
 
-    loop.replaceAllUsesWith(
-        newLoop.getResults().take_front(loop.getInitArgs().size()));
+    unsigned numCarried = loop.getInitArgs().size();
+    loop.replaceAllUsesWith(newLoop.getResults().take_front(numCarried));
+    if (stages == 3) {
+      // The last iterations' loads of tiles past the end may still be in
+      // flight into the ring; nothing may reuse its bytes before they land.
+      OpBuilder after(newLoop->getContext());
+      after.setInsertionPointAfter(newLoop);
+      WaitOp::create(after, loc, ValueRange());
+      BarrierOp::create(after, loc, IntegerAttr());
+    }
     loop.erase();
   }
 
@@ -599,14 +639,18 @@ private:
   }
 
   /// The new loop carries the old loop's values, then the current tiles,
-  /// then the spare ones; `b` ends at the start of its body, after the
-  /// clones of the scalar ops.
-  void createLoop(OpBuilder &b, ArrayRef<Value> spares) {
+  /// then the spare ones (with three stages: the next tiles), then with
+  /// three stages the free ones and the next tiles' tokens; `b` ends at the
+  /// start of its body, after the clones of the scalar ops.
+  void createLoop(OpBuilder &b, ArrayRef<Value> spares, ArrayRef<Value> thirds,
+                  ArrayRef<Value> aheadTokens) {
     unsigned numCarried = loop.getInitArgs().size();
     unsigned numTiles = plain.tiles.size();
     SmallVector<Value> inits(loop.getInitArgs());
     inits.append(plain.tiles);
     inits.append(spares.begin(), spares.end());
+    inits.append(thirds.begin(), thirds.end());
+    inits.append(aheadTokens.begin(), aheadTokens.end());
     newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
                                  loop.getUpperBound(), loop.getStep(), inits);
     newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
@@ -615,9 +659,14 @@ private:
     map.map(loop.getInductionVar(), newLoop.getInductionVar());
     for (unsigned i = 0; i < numCarried; ++i)
       map.map(loop.getRegionIterArgs()[i], newLoop.getRegionIterArgs()[i]);
+    ValueRange args = newLoop.getRegionIterArgs();
     for (unsigned j = 0; j < numTiles; ++j) {
-      current.push_back(newLoop.getRegionIterArgs()[numCarried + j]);
-      spare.push_back(newLoop.getRegionIterArgs()[numCarried + numTiles + j]);
+      current.push_back(args[numCarried + j]);
+      spare.push_back(args[numCarried + numTiles + j]);
+      if (stages == 3) {
+        third.push_back(args[numCarried + 2 * numTiles + j]);
+        aheadToken.push_back(args[numCarried + 3 * numTiles + j]);
+      }
       map.map(plain.tiles[j], current[j]);
     }
     for (Operation *op : plain.scalars)
@@ -632,10 +681,12 @@ private:
       bool first = &run == &plain.runs.front();
       ClusterKind kind =
           run.role == Role::Read ? ClusterKind::Memory : ClusterKind::Compute;
-      buildCluster(b, loc, kind, run.ops, terminator, map, [&](OpBuilder &cb) {
-        if (first)
-          emitPingPongPrefetch(cb, waves);
-      });
+      buildCluster(b, loc, kind, run.ops, terminator, map, TypeRange(),
+                   [&](OpBuilder &cb) {
+                     if (first)
+                       emitPingPongPrefetch(cb, waves);
+                     return SmallVector<Value>();
+                   });
     }
     // Group 0's prefetch has landed before the barrier after which
     // everyone reads it. Nothing else is in flight, so draining is the
@@ -646,13 +697,20 @@ private:
 
   /// One compute cluster in two versions: with a branch-free prefetch when
   /// the next tiles exist and lie inside their views, with the guarded one
-  /// otherwise.
+  /// otherwise. With three stages the prefetched tile is k+2, into the free
+  /// buffers, and the iteration ends waiting for tile k+1 only; the
+  /// otherwise-version loads tile k+2 with its edge path even past the end
+  /// (zeros nothing reads), so that both versions have its tokens.
   void buildInterleaveBody(OpBuilder &b) {
     SmallVector<Operation *> ops;
     for (const Run &run : plain.runs)
       ops.append(run.ops);
-    Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
-                                       newLoop.getStep());
+    Value distance = newLoop.getStep();
+    if (stages == 3)
+      distance = arith::AddIOp::create(b, loc, distance, distance);
+    Value next =
+        arith::AddIOp::create(b, loc, newLoop.getInductionVar(), distance);
+    ArrayRef<Value> dests = stages == 3 ? ArrayRef<Value>(third) : spare;
     SmallVector<SmallVector<Value>> nextIndices;
     Value interior;
     if (prefetchBound)
@@ -661,7 +719,7 @@ private:
     else
       interior = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
                                        newLoop.getUpperBound());
-    for (auto [load, dest] : llvm::zip(plain.loads, spare)) {
+    for (auto [load, dest] : llvm::zip(plain.loads, dests)) {
       SmallVector<Value> &indices =
           nextIndices.emplace_back(cloneIndices(b, load, next));
       if (prefetchBound)
@@ -671,23 +729,33 @@ private:
       interior = arith::AndIOp::create(b, loc, interior, inside);
     }
     SmallVector<Value> escaping = getEscapingValues(ops, terminator);
+    SmallVector<Type> tokenTypes;
+    if (stages == 3)
+      tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
+    SmallVector<Type> types = llvm::to_vector(ValueRange(escaping).getTypes());
+    types.append(tokenTypes);
     auto version =
-        scf::IfOp::create(b, loc, TypeRange(ValueRange(escaping)), interior,
-                          /*withElseRegion=*/true);
+        scf::IfOp::create(b, loc, types, interior, /*withElseRegion=*/true);
     auto buildVersion = [&](Block *block, bool inbounds) {
       OpBuilder vb = OpBuilder::atBlockBegin(block);
       ClusterOp cluster =
           buildCluster(vb, loc, ClusterKind::Compute, ops, terminator, map,
-                       [&](OpBuilder &cb) {
-                         if (!inbounds) {
+                       tokenTypes, [&](OpBuilder &cb) {
+                         SmallVector<Value> tokens;
+                         if (!inbounds && stages == 2) {
                            emitGuardedPrefetch(cb, std::nullopt);
-                           return;
+                           return tokens;
                          }
                          // The indices hk.in_bounds checked, computed above.
                          for (auto [load, indices, dest] :
-                              llvm::zip(plain.loads, nextIndices, spare))
-                           createLoad(cb, load, indices, dest, /*async=*/true,
-                                      std::nullopt, /*inbounds=*/true);
+                              llvm::zip(plain.loads, nextIndices, dests)) {
+                           GroupLoadOp copy = createLoad(
+                               cb, load, indices, dest, /*async=*/true,
+                               std::nullopt, /*inbounds=*/inbounds);
+                           if (stages == 3)
+                             tokens.push_back(copy.getToken());
+                         }
+                         return tokens;
                        });
       scf::YieldOp::create(vb, loc, cluster.getResults());
     };
@@ -695,7 +763,15 @@ private:
     buildVersion(version.elseBlock(), /*inbounds=*/false);
     for (auto [value, result] : llvm::zip(escaping, version.getResults()))
       map.map(value, result);
-    WaitOp::create(b, loc, ValueRange());
+    if (stages == 3) {
+      nextTokens.assign(version.getResults().begin() + escaping.size(),
+                        version.getResults().end());
+      // Tile k+1 has landed everywhere after the barrier, and every wave is
+      // done reading tile k, whose buffers the next iteration fills.
+      WaitOp::create(b, loc, aheadToken);
+    } else {
+      WaitOp::create(b, loc, ValueRange());
+    }
     BarrierOp::create(b, loc, IntegerAttr());
   }
 
@@ -773,9 +849,13 @@ private:
   PlainLoop &plain;
   Location loc;
   Operation *terminator;
+  unsigned stages;
   scf::ForOp newLoop;
   IRMapping map;
   SmallVector<Value> current, spare;
+  // Three stages: the free buffers, the tokens of tile k+1's loads (loop
+  // arguments) and those of tile k+2's (issued in the body).
+  SmallVector<Value> third, aheadToken, nextTokens;
   // Ping-pong: every iteration's tiles lie inside their views (a flag
   // computed before the loop), and the last iteration's induction
   // variable; null where that is not decided once.
@@ -810,14 +890,18 @@ private:
     // A loop of clusters keeps its own buffers and waits.
     if (hasClusters(*loop))
       return success();
+    unsigned stages = 2;
+    if (auto interleave =
+            dyn_cast<InterleaveAttr>(kernel.getEffectiveSchedule()))
+      stages = interleave.getStages().value_or(2);
     PlainLoop plain;
     if (failed(analyze(*loop, plain)) ||
-        failed(checkLdsFits(kernel, *loop, plain)))
+        failed(checkLdsFits(kernel, *loop, plain, stages)))
       return failure();
     if (isa<PingPongAttr>(kernel.getEffectiveSchedule()) &&
         failed(groupPingPongRuns(kernel, *loop, plain, remarks)))
       return failure();
-    Pipeliner(kernel, *loop, plain).run();
+    Pipeliner(kernel, *loop, plain, stages).run();
     return success();
   }
 };

@@ -77,34 +77,53 @@ unsigned hk::ldsReadCycles(const ChipInfo &chip) {
          std::max(1u, chip.lds.readLanesPerPhase(kDsReadBytesPerLane));
 }
 
-/// The positions of `loop`'s iter_args that trade places with another
-/// every iteration (argument i yields argument j and j yields i), for
-/// pairs of shared tiles whose final values nothing reads after the loop.
-static SmallVector<unsigned> swappedBuffers(scf::ForOp loop) {
+/// The positions of `loop`'s iter_args that rotate among themselves every
+/// iteration (argument i yields argument p(i), ..., and after `period`
+/// steps i again), for shared tiles whose final values nothing reads after
+/// the loop; and that period, the same for every such cycle (2 for a
+/// current and a spare buffer, 3 for a ring of three). Empty when there
+/// are none or their periods differ.
+static SmallVector<unsigned> rotatedBuffers(scf::ForOp loop, unsigned &period) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  SmallVector<unsigned> swapped;
-  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+  unsigned numArgs = loop.getNumRegionIterArgs();
+  // p(i): the argument position argument i's yielded value comes from.
+  auto successor = [&](unsigned i) -> std::optional<unsigned> {
     auto other = dyn_cast<BlockArgument>(yield.getOperand(i));
-    if (!isa<SharedTileType>(arg.getType()) || !other || other == arg ||
-        other.getOwner() != loop.getBody() || other.getArgNumber() == 0)
+    if (!isa<SharedTileType>(loop.getRegionIterArgs()[i].getType()) || !other ||
+        other.getOwner() != loop.getBody() || other.getArgNumber() == 0 ||
+        !loop.getResult(i).use_empty())
+      return std::nullopt;
+    return other.getArgNumber() - 1; // after the induction variable
+  };
+  SmallVector<unsigned> rotated;
+  period = 0;
+  for (unsigned i = 0; i < numArgs; ++i) {
+    unsigned length = 0;
+    std::optional<unsigned> at = i;
+    do {
+      at = successor(*at);
+      ++length;
+    } while (at && *at != i && length <= numArgs);
+    if (!at || *at != i || length < 2)
       continue;
-    unsigned j = other.getArgNumber() - 1; // after the induction variable
-    if (yield.getOperand(j) == arg && loop.getResult(i).use_empty() &&
-        loop.getResult(j).use_empty())
-      swapped.push_back(i);
+    if (period && period != length)
+      return {};
+    period = length;
+    rotated.push_back(i);
   }
-  return swapped;
+  return rotated;
 }
 
 void hk::unrollSwappedBuffers(scf::ForOp loop) {
-  // The second half's guard compares as a signed loop does.
+  // The later copies' guards compare as a signed loop does.
   if (loop.getUnsignedCmp())
     return;
-  SmallVector<unsigned> swapped = swappedBuffers(loop);
-  if (swapped.empty())
+  unsigned period = 0;
+  SmallVector<unsigned> rotated = rotatedBuffers(loop, period);
+  if (rotated.empty())
     return;
   llvm::SmallBitVector fixed(loop.getNumRegionIterArgs());
-  for (unsigned i : swapped)
+  for (unsigned i : rotated)
     fixed.set(i);
   auto carried = [&](ValueRange values) {
     SmallVector<Value> kept;
@@ -117,16 +136,18 @@ void hk::unrollSwappedBuffers(scf::ForOp loop) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Value step = loop.getStep();
-  Value doubleStep = arith::AddIOp::create(b, loc, step, step);
+  Value unrolledStep = step;
+  for (unsigned copy = 1; copy < period; ++copy)
+    unrolledStep = arith::AddIOp::create(b, loc, unrolledStep, step);
   auto unrolled =
       scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                         doubleStep, carried(loop.getInitArgs()));
+                         unrolledStep, carried(loop.getInitArgs()));
   unrolled->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *body = unrolled.getBody();
   if (!body->empty())
     body->getTerminator()->erase();
 
-  // The values the first half starts from: the carried ones, and the
+  // The values the first copy starts from: the carried ones, and the
   // buffers as they were before the loop.
   SmallVector<Value> args(loop.getInitArgs());
   for (auto [i, arg] : llvm::enumerate(
@@ -147,20 +168,30 @@ void hk::unrollSwappedBuffers(scf::ForOp loop) {
                                [&](Value v) { return map.lookupOrDefault(v); });
   };
 
+  // Copy `copy` of the body at `iv`, then, when the next iteration exists
+  // (a uniform branch), the copies after it; returns the carried values.
+  std::function<SmallVector<Value>(OpBuilder &, unsigned, Value, ValueRange)>
+      emitCopies = [&](OpBuilder &cb, unsigned copy, Value iv,
+                       ValueRange inputs) -> SmallVector<Value> {
+    SmallVector<Value> outputs = cloneBody(cb, iv, inputs);
+    if (copy + 1 == period)
+      return carried(outputs);
+    Value next = arith::AddIOp::create(cb, loc, iv, step);
+    Value more = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::slt, next,
+                                       loop.getUpperBound());
+    auto later = scf::IfOp::create(cb, loc, unrolled.getResultTypes(), more,
+                                   /*withElseRegion=*/true);
+    OpBuilder tb = OpBuilder::atBlockBegin(later.thenBlock());
+    scf::YieldOp::create(tb, loc, emitCopies(tb, copy + 1, next, outputs));
+    OpBuilder eb = OpBuilder::atBlockBegin(later.elseBlock());
+    scf::YieldOp::create(eb, loc, carried(outputs));
+    return SmallVector<Value>(later.getResults());
+  };
   OpBuilder bb = OpBuilder::atBlockEnd(body);
-  SmallVector<Value> first = cloneBody(bb, unrolled.getInductionVar(), args);
-  Value next = arith::AddIOp::create(bb, loc, unrolled.getInductionVar(), step);
-  Value more = arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, next,
-                                     loop.getUpperBound());
-  auto second = scf::IfOp::create(bb, loc, unrolled.getResultTypes(), more,
-                                  /*withElseRegion=*/true);
-  OpBuilder tb = OpBuilder::atBlockBegin(second.thenBlock());
-  scf::YieldOp::create(tb, loc, carried(cloneBody(tb, next, first)));
-  OpBuilder eb = OpBuilder::atBlockBegin(second.elseBlock());
-  scf::YieldOp::create(eb, loc, carried(first));
-  scf::YieldOp::create(bb, loc, second.getResults());
+  scf::YieldOp::create(bb, loc,
+                       emitCopies(bb, 0, unrolled.getInductionVar(), args));
 
-  // The fixed buffers' results have no uses (swappedBuffers checks).
+  // The fixed buffers' results have no uses (rotatedBuffers checks).
   for (auto [result, replacement] :
        llvm::zip(carried(SmallVector<Value>(loop.getResults())),
                  unrolled.getResults()))

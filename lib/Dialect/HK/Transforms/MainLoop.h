@@ -52,11 +52,12 @@ unsigned ldsReadCycles(const ChipInfo &chip);
 
 /// Unrolls `loop` by two when some of its shared buffers trade places every
 /// iteration (as hk-double-buffer's current and spare tiles do, through the
-/// loop's iter_args). In each half the buffers are then fixed, so their LDS
+/// loop's iter_args), by three when they rotate in rings of three (its
+/// three-stage form). In each copy the buffers are then fixed, so their LDS
 /// addresses become constants, folded into the immediate offsets of the
 /// LDS instructions, instead of values carried and re-added every
-/// iteration. The second half runs when its iteration exists (a uniform
-/// branch), so no copy of the loop is needed for an odd count.
+/// iteration. A later copy runs when its iteration exists (a uniform
+/// branch), so no remainder loop is needed for other counts.
 void unrollSwappedBuffers(mlir::scf::ForOp loop);
 
 /// The priority (s_setprio) of ping-pong's compute clusters.

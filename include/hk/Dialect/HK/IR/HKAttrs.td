@@ -223,11 +223,19 @@ def HK_InterleaveAttr : HK_Attr<"Interleave", "interleave"> {
     followed by `ds_reads` LDS reads and `vmem` vector-memory reads (0
     leaves that class out), e.g.
     `#hk.interleave<waves = 4, mfma = 2, ds_reads = 1, vmem = 0>`.
+
+    `stages` (2 or 3, default 2) is how many copies of each loaded shared
+    tile `hk-double-buffer` keeps: with 3, iteration k prefetches tile k+2
+    while tile k+1's loads are still in flight, so a load has two
+    iterations to arrive instead of one (for loops whose iterations are
+    shorter than a load's latency from HBM), at the cost of a third copy
+    of the tiles in LDS.
   }];
   let parameters = (ins "unsigned":$waves,
                         OptionalParameter<"std::optional<unsigned>">:$mfma,
                         OptionalParameter<"std::optional<unsigned>">:$ds_reads,
-                        OptionalParameter<"std::optional<unsigned>">:$vmem);
+                        OptionalParameter<"std::optional<unsigned>">:$vmem,
+                        OptionalParameter<"std::optional<unsigned>">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
