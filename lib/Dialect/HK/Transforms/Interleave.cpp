@@ -11,7 +11,8 @@
 // compute cluster that holds a softmax runs its MFMAs at issue priority 1
 // and the softmax at 0, unless the kernel sets priorities itself. A loop
 // whose buffers trade places every iteration is then unrolled by two, as
-// ping-pong's is, so that its LDS addresses are fixed in each half.
+// ping-pong's is, and one whose buffers rotate in a ring of three by
+// three, so that its LDS addresses are fixed in each copy.
 //
 //===----------------------------------------------------------------------===//
 

@@ -228,7 +228,8 @@ def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
     slots in between. A kernel that sets any `hk.priority` itself keeps
     its own, and `priorities=false` leaves them out. A loop
     whose shared buffers trade places every iteration (hk-double-buffer's)
-    is then unrolled by two, as `hk-ping-pong` does, so that each half
+    is then unrolled by two, as `hk-ping-pong` does, and one whose buffers
+    rotate in rings of three (`stages = 3`) by three, so that each copy
     reads fixed buffers at immediate LDS offsets. Run after
     `hk-mfma-layout`.
   }];
