@@ -269,7 +269,7 @@ private:
       b.setInsertionPointAfter(*loop);
       PriorityOp::create(b, loop->getLoc(), b.getI32IntegerAttr(0));
     }
-    unrollSwappedBuffers(*loop);
+    unrollRotatedBuffers(*loop);
     return success();
   }
 };

@@ -114,7 +114,7 @@ static SmallVector<unsigned> rotatedBuffers(scf::ForOp loop, unsigned &period) {
   return rotated;
 }
 
-void hk::unrollSwappedBuffers(scf::ForOp loop) {
+void hk::unrollRotatedBuffers(scf::ForOp loop) {
   // The later copies' guards compare as a signed loop does.
   if (loop.getUnsignedCmp())
     return;

@@ -58,7 +58,7 @@ unsigned ldsReadCycles(const ChipInfo &chip);
 /// LDS instructions, instead of values carried and re-added every
 /// iteration. A later copy runs when its iteration exists (a uniform
 /// branch), so no remainder loop is needed for other counts.
-void unrollSwappedBuffers(mlir::scf::ForOp loop);
+void unrollRotatedBuffers(mlir::scf::ForOp loop);
 
 /// The priority (s_setprio) of ping-pong's compute clusters.
 constexpr int32_t kComputePriority = 1;

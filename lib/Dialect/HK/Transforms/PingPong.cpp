@@ -15,7 +15,7 @@
 // first MFMAs wait for their own fragments only.
 //
 // A loop whose shared buffers trade places every iteration is unrolled by
-// two (unrollSwappedBuffers in MainLoop.h).
+// two (unrollRotatedBuffers in MainLoop.h).
 //
 // Why a loop from hk-double-buffer stays race-free: with the clusters
 // numbered by the barriers that close them, group 0 runs the memory
@@ -176,7 +176,7 @@ LogicalResult schedulePingPong(KernelOp kernel, bool raisePriority) {
   }
   letReadsFly(*loop, clusters);
   shiftPhases(*loop);
-  unrollSwappedBuffers(*loop);
+  unrollRotatedBuffers(*loop);
   return success();
 }
 
