@@ -519,28 +519,23 @@ public:
     SmallVector<Value> yielded =
         llvm::map_to_vector(terminator->getOperands(),
                             [&](Value v) { return map.lookupOrDefault(v); });
-    if (stages == 3) {
-      // Tile k+1 becomes the current one, the buffers tile k+2 is loading
-      // into the next, and tile k's the free ones.
-      yielded.append(spare);
-      yielded.append(third);
-      yielded.append(current);
-      yielded.append(nextTokens);
-    } else {
-      yielded.append(spare);
-      yielded.append(current);
-    }
+    // The spare (with three stages: next) tiles become the current ones;
+    // with three stages the free buffers, which tile k+2 is loading into,
+    // the next ones, and tile k's the free ones.
+    yielded.append(spare);
+    yielded.append(third);
+    yielded.append(current);
+    yielded.append(nextTokens);
     scf::YieldOp::create(b, loc, yielded);
 
-    unsigned numCarried = loop.getInitArgs().size();
-    loop.replaceAllUsesWith(newLoop.getResults().take_front(numCarried));
+    loop.replaceAllUsesWith(
+        newLoop.getResults().take_front(loop.getInitArgs().size()));
     if (stages == 3) {
       // The last iterations' loads of tiles past the end may still be in
       // flight into the ring; nothing may reuse its bytes before they land.
-      OpBuilder after(newLoop->getContext());
-      after.setInsertionPointAfter(newLoop);
-      WaitOp::create(after, loc, ValueRange());
-      BarrierOp::create(after, loc, IntegerAttr());
+      b.setInsertionPointAfter(newLoop);
+      WaitOp::create(b, loc, ValueRange());
+      BarrierOp::create(b, loc, IntegerAttr());
     }
     loop.erase();
   }

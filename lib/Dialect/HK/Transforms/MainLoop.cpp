@@ -7,6 +7,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace hk;
 
