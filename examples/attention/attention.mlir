@@ -78,7 +78,7 @@ module {
       scf.yield %m1, %l1, %o1
           : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
-    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %r#1 {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
@@ -166,7 +166,7 @@ module {
     }
     // The columns are equal: any one is the sum.
     %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
-    %out = hk.div_row %r#2, %lsum : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %lsum {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
@@ -244,7 +244,7 @@ module {
     }
     // The columns are equal: any one is the sum.
     %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
-    %out = hk.div_row %r#2, %lsum : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %lsum {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
@@ -321,7 +321,7 @@ module {
       scf.yield %m1, %l1, %o1
           : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
-    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %r#1 {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
@@ -405,7 +405,7 @@ module {
     }
     // The columns are equal: any one is the sum.
     %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
-    %out = hk.div_row %r#2, %lsum : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %lsum {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }

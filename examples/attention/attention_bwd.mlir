@@ -88,7 +88,7 @@ module {
       scf.yield %m1, %l1, %o1
           : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x64xf32>
     }
-    %out = hk.div_row %r#2, %r#1 : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %r#1 {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     // The running max is in base-2 units of the scaled scores already.
     %lg = hk.log2 %r#1 : !hk.rv<16xf32>

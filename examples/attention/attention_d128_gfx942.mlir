@@ -84,7 +84,7 @@ module attributes {hk.target = #hk.target<"gfx942">} {
     }
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rv<16xf32>
-    %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rt<16x128xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
@@ -178,7 +178,7 @@ module attributes {hk.target = #hk.target<"gfx942">} {
     }
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rv<16xf32>
-    %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rt<16x128xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>

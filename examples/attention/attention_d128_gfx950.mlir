@@ -125,7 +125,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     }
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
-    %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<16x128xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
@@ -217,7 +217,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     }
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
-    %outt = hk.div_col %r#2, %lsum : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<16x128xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>

@@ -90,7 +90,7 @@ module attributes {hk.target = #hk.target<"gfx942">} {
     }
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rv<16xf32>
-    %outt = hk.div_col %r#2, %lsum : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rt<16x64xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
@@ -183,7 +183,7 @@ module attributes {hk.target = #hk.target<"gfx942">} {
     }
     // The rows are equal: any one is the sum.
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rv<16xf32>
-    %outt = hk.div_col %r#2, %lsum : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
+    %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<64x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.rt<16x64xf32>
     hk.store %out, %O[%bh, %qt, %c0]
         : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>

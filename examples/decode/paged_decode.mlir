@@ -113,7 +113,7 @@ module {
       scf.yield %mnew, %lnew, %onew
           : !hk.rv<16xf32>, !hk.rv<16xf32>, !hk.rt<16x128xf32>
     }
-    %res = hk.div_row %r#2, %r#1 : !hk.rt<16x128xf32>, !hk.rv<16xf32>
+    %res = hk.div_row %r#2, %r#1 {reciprocal} : !hk.rt<16x128xf32>, !hk.rv<16xf32>
     hk.store %res, %out[%b, %h, %c0, %c0]
         : !hk.rt<16x128xf32> -> !hk.gl<?x?x?x128xbf16>
     hk.return

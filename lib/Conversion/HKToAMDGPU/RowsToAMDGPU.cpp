@@ -243,8 +243,22 @@ struct BroadcastLowering : public OpConversionPattern<SourceOp> {
     Alignment align =
         alignmentOf(op.getTile().getType(), SourceOp::alongRows());
     Location loc = op.getLoc();
+    Value vector = adaptor.getVector();
+    if constexpr (std::is_same_v<SourceOp, DivRowOp> ||
+                  std::is_same_v<SourceOp, DivColOp>) {
+      if (op.getReciprocal()) {
+        // One division per entry the lane holds, then multiplications.
+        auto type = cast<VectorType>(vector.getType());
+        vector = arith::DivFOp::create(
+            rewriter, loc, floatSplat(rewriter, loc, type, 1.0), vector);
+        Value expanded = expandVector(rewriter, loc, align, vector);
+        rewriter.replaceOpWithNewOp<arith::MulFOp>(op, adaptor.getTile(),
+                                                   expanded);
+        return success();
+      }
+    }
     auto apply = [&](OpBuilder &b) -> Value {
-      Value expanded = expandVector(b, loc, align, adaptor.getVector());
+      Value expanded = expandVector(b, loc, align, vector);
       return FloatOp::create(b, loc, adaptor.getTile(), expanded);
     };
     if constexpr (std::is_same_v<SourceOp, MulRowOp> ||
@@ -252,7 +266,7 @@ struct BroadcastLowering : public OpConversionPattern<SourceOp> {
       if (op.getSkipOnes()) {
         // Multiply unless every factor of every lane is exactly 1 (NaN is
         // not, so it still reaches the tile).
-        Value factors = adaptor.getVector();
+        Value factors = vector;
         Value notOne = arith::CmpFOp::create(
             rewriter, loc, arith::CmpFPredicate::UNE, factors,
             floatSplat(rewriter, loc, cast<VectorType>(factors.getType()),

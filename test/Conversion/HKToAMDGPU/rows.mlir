@@ -292,3 +292,33 @@ hk.kernel @vectors_in_lds(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(2) {
       : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<a, 16x16x16>>> -> !hk.gl<?xf32>
   hk.return
 }
+
+// Division by a value per row: element by element by default; with
+// `reciprocal`, one division per row value a lane holds (four in the 16x16
+// accumulator layout, whose lanes hold 16 elements of a 16x64 tile) and a
+// multiplication per element.
+// CHECK-LABEL: llvm.func @div_row
+hk.kernel @div_row(%x: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>>
+  %v = hk.row_sum %t : !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>>
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // CHECK: arith.divf %{{.*}}, %{{.*}} : vector<16xf32>
+  // CHECK-NOT: arith.mulf
+  %exact = hk.div_row %t, %v
+      : !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
+  // CHECK-NEXT: %[[RCP:.*]] = arith.divf %[[ONE]], %{{.*}} : vector<4xf32>
+  // CHECK-NOT: arith.divf
+  // CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+  // CHECK-NOT: arith.divf
+  // CHECK: llvm.return
+  %fast = hk.div_row %exact, %v {reciprocal}
+      : !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %fast, %x[%c0, %c0]
+      : !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
+  hk.return
+}

@@ -161,6 +161,8 @@ hk.kernel @rows() waves(1) {
   // CHECK: hk.sub_col
   // CHECK: hk.mul_col
   // CHECK: hk.div_col %{{.*}}, %{{.*}} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  // CHECK: hk.div_row %{{.*}}, %{{.*}} {reciprocal} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  // CHECK: hk.div_col %{{.*}}, %{{.*}} {reciprocal} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
   %r0 = hk.add_row %t, %vr : !hk.rt<32x64xf32>, !hk.rv<32xf32>
   %r1 = hk.sub_row %r0, %vr : !hk.rt<32x64xf32>, !hk.rv<32xf32>
   %r2 = hk.mul_row %r1, %vr : !hk.rt<32x64xf32>, !hk.rv<32xf32>
@@ -169,6 +171,8 @@ hk.kernel @rows() waves(1) {
   %c1t = hk.sub_col %c0t, %vc : !hk.rt<32x64xf32>, !hk.rv<64xf32>
   %c2t = hk.mul_col %c1t, %vc : !hk.rt<32x64xf32>, !hk.rv<64xf32>
   %c3t = hk.div_col %c2t, %vc : !hk.rt<32x64xf32>, !hk.rv<64xf32>
+  %r4 = hk.div_row %c3t, %vr {reciprocal} : !hk.rt<32x64xf32>, !hk.rv<32xf32>
+  %c4t = hk.div_col %r4, %vc {reciprocal} : !hk.rt<32x64xf32>, !hk.rv<64xf32>
   // CHECK: hk.row_max %{{.*}} : !hk.rt<32x64xf32> -> !hk.rv<32xf32>
   // CHECK: hk.row_min
   // CHECK: hk.row_sum %{{.*}}, %{{.*}} : !hk.rt<32x64xf32> -> !hk.rv<32xf32>

@@ -528,7 +528,7 @@ def HK_MinOp : HK_BinaryOp<"min", "elementwise minimum", [{
 
 // `rows` is 1 when the vector runs along the tile's rows (one value per row).
 class HK_BroadcastOp<string mnemonic, string doc, bit rows,
-                     bit multiply = 0>
+                     bit multiply = 0, bit divide = 0>
     : HK_Op<mnemonic, [Pure, AllTypesMatch<["tile", "result"]>,
                        HK_SameLayout]> {
   let summary = doc;
@@ -545,10 +545,22 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows,
     whose factors are mostly 1, as the rescale factors of `hk.softmax`
     with a `max_slack` are; on a tile of a few registers per lane LLVM
     turns the branch back into selects, which cost more than the multiply.
+  }], "") # !if(divide, [{
+
+    Without attributes every element is divided, correctly rounded. With
+    `reciprocal` the op takes the reciprocal of each vector entry once
+    (correctly rounded) and multiplies the elements by it: one division
+    per entry a lane holds instead of one per element, as attention's
+    final normalization wants. Each result is then within 1.5 ulp of the
+    quotient (two roundings); a divisor so small that its reciprocal
+    overflows (below 2^-126 in magnitude, a denormal, in f32) makes its
+    quotients infinite. Zero, infinite and NaN divisors give what
+    division gives.
   }], "");
   let arguments = !con((ins HK_RegisterTileType:$tile,
                             HK_RegisterVectorType:$vector),
-                       !if(multiply, (ins UnitAttr:$skip_ones), (ins)));
+                       !if(multiply, (ins UnitAttr:$skip_ones), (ins)),
+                       !if(divide, (ins UnitAttr:$reciprocal), (ins)));
   let results = (outs HK_RegisterTileType:$result);
   let assemblyFormat = [{
     $tile `,` $vector attr-dict `:` qualified(type($tile)) `,` qualified(type($vector))
@@ -564,11 +576,11 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows,
 def HK_AddRowOp : HK_BroadcastOp<"add_row", "add a value per row", 1>;
 def HK_SubRowOp : HK_BroadcastOp<"sub_row", "subtract a value per row", 1>;
 def HK_MulRowOp : HK_BroadcastOp<"mul_row", "multiply by a value per row", 1, 1>;
-def HK_DivRowOp : HK_BroadcastOp<"div_row", "divide by a value per row", 1>;
+def HK_DivRowOp : HK_BroadcastOp<"div_row", "divide by a value per row", 1, 0, 1>;
 def HK_AddColOp : HK_BroadcastOp<"add_col", "add a value per column", 0>;
 def HK_SubColOp : HK_BroadcastOp<"sub_col", "subtract a value per column", 0>;
 def HK_MulColOp : HK_BroadcastOp<"mul_col", "multiply by a value per column", 0, 1>;
-def HK_DivColOp : HK_BroadcastOp<"div_col", "divide by a value per column", 0>;
+def HK_DivColOp : HK_BroadcastOp<"div_col", "divide by a value per column", 0, 0, 1>;
 
 class HK_ReduceOp<string mnemonic, string doc, bit rows>
     : HK_Op<mnemonic, [Pure, OptionalTypesMatchWith<"init has the result type",
