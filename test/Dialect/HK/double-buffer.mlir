@@ -298,8 +298,10 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // `stages = 3`: a ring of three buffers. The prologue loads tile 0 into the
 // original buffer and tile 1 into the next one, and waits for tile 0 only.
 // Iteration k reads the current buffer and prefetches tile k+2 into the
-// free one (inbounds while k+2 is at most the bound, with its edge path
-// otherwise, so that both versions give its token), then waits for tile
+// free one (inbounds while k+2 is at most the bound; otherwise with its
+// edge path, or, past the end, the last tile inside again, inbounds from
+// loop-invariant indices: a buffer nothing reads, loaded so that every
+// version gives its token), then waits for tile
 // k+1's token, which it was given, leaving tile k+2's loads in flight. The
 // buffers rotate: next -> current, free -> next, current -> free. After
 // the loop every load has landed before LDS is used again.
@@ -327,7 +329,16 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK: scf.yield %[[IN]]#0, %[[IN]]#1
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[EDGE:.*]]:2 = hk.cluster compute {
-// CHECK-NEXT: %[[TEDGE:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] :
+// CHECK-NEXT: %[[PAST:.*]] = arith.cmpi sge, %[[AHEAD]], %[[UB:.*]] : index
+// CHECK-NEXT: %[[SOME:.*]] = arith.cmpi sge, %[[BOUND]], %[[C0]] : index
+// CHECK-NEXT: %[[AGAIN:.*]] = arith.andi %[[PAST]], %[[SOME]] : i1
+// CHECK-NEXT: %[[TEDGE:.*]] = scf.if %[[AGAIN]] -> (!hk.token) {
+// CHECK-NEXT: %[[TLAST:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[BOUND]]], %[[FREE_A]] inbounds
+// CHECK-NEXT: scf.yield %[[TLAST]] : !hk.token
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[TPATH:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] :
+// CHECK-NEXT: scf.yield %[[TPATH]] : !hk.token
+// CHECK-NEXT: }
 // CHECK-NEXT: hk.load %[[CUR_A]]
 // CHECK-NEXT: %[[DEDGE:.*]] = hk.mma
 // CHECK-NEXT: hk.yield %[[DEDGE]], %[[TEDGE]]

@@ -694,8 +694,9 @@ private:
   /// the next tiles exist and lie inside their views, with the guarded one
   /// otherwise. With three stages the prefetched tile is k+2, into the free
   /// buffers, and the iteration ends waiting for tile k+1 only; the
-  /// otherwise-version loads tile k+2 with its edge path even past the end
-  /// (zeros nothing reads), so that both versions have its tokens.
+  /// otherwise-version loads tile k+2 even past the end (into a buffer
+  /// nothing reads: emitRingEdgePrefetch), so that both versions have its
+  /// tokens.
   void buildInterleaveBody(OpBuilder &b) {
     SmallVector<Operation *> ops;
     for (const Run &run : plain.runs)
@@ -741,6 +742,8 @@ private:
                            emitGuardedPrefetch(cb, std::nullopt);
                            return tokens;
                          }
+                         if (!inbounds && prefetchBound)
+                           return emitRingEdgePrefetch(cb, next, nextIndices);
                          // The indices hk.in_bounds checked, computed above.
                          for (auto [load, indices, dest] :
                               llvm::zip(plain.loads, nextIndices, dests)) {
@@ -768,6 +771,41 @@ private:
       WaitOp::create(b, loc, ValueRange());
     }
     BarrierOp::create(b, loc, IntegerAttr());
+  }
+
+  /// The ring's prefetch of tile `next` (at `indices`) where it does not lie
+  /// inside its view: with the edge path where it exists; past the end,
+  /// where it would only fill a buffer nothing reads, the last tile inside
+  /// (at loop-invariant indices) again, branch-free, when there is one.
+  /// Returns the loads' tokens.
+  SmallVector<Value> emitRingEdgePrefetch(OpBuilder &b, Value next,
+                                          ArrayRef<SmallVector<Value>> indices) {
+    Value lb = newLoop.getLowerBound();
+    Value past = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, next,
+                              newLoop.getUpperBound()),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, prefetchBound,
+                              lb));
+    SmallVector<Type> tokenTypes(plain.loads.size(),
+                                 TokenType::get(b.getContext()));
+    auto choice = scf::IfOp::create(b, loc, tokenTypes, past,
+                                    /*withElseRegion=*/true);
+    auto emit = [&](Block *block, bool again) {
+      OpBuilder vb = OpBuilder::atBlockBegin(block);
+      SmallVector<Value> tokens;
+      for (auto [load, at, dest] : llvm::zip(plain.loads, indices, third)) {
+        SmallVector<Value> where =
+            again ? cloneIndices(vb, load, prefetchBound) : at;
+        tokens.push_back(createLoad(vb, load, where, dest, /*async=*/true,
+                                    std::nullopt, /*inbounds=*/again)
+                             .getToken());
+      }
+      scf::YieldOp::create(vb, loc, tokens);
+    };
+    emit(choice.thenBlock(), /*again=*/true);
+    emit(choice.elseBlock(), /*again=*/false);
+    return SmallVector<Value>(choice.getResults());
   }
 
   /// Ping-pong's prefetch: where the loop's tiles all lie inside their

@@ -94,9 +94,10 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     barrier. A loop whose doubled tiles exceed the chip's LDS is rejected.
     With `#hk.interleave<waves = 4, stages = 3>` every loaded tile gets two
     spare buffers: tiles 0 and 1 are loaded before the loop, iteration k
-    prefetches tile k+2 into the buffers tile k-1 used (with its edge path,
-    also past the last tile, when it is not wholly inside) and ends waiting
-    for tile k+1's tokens only, and the three buffers rotate through the
+    prefetches tile k+2 into the buffers tile k-1 used (with its edge path
+    when it is not wholly inside; past the last tile, where only the tokens
+    matter, the last tile inside again, branch-free) and ends waiting for
+    tile k+1's tokens only, and the three buffers rotate through the
     iter_args; everything is waited for after the loop.
 
     The body becomes `hk.cluster`s shaped for the schedule, which
