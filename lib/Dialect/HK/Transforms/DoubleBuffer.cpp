@@ -778,8 +778,9 @@ private:
   /// where it would only fill a buffer nothing reads, the last tile inside
   /// (at loop-invariant indices) again, branch-free, when there is one.
   /// Returns the loads' tokens.
-  SmallVector<Value> emitRingEdgePrefetch(OpBuilder &b, Value next,
-                                          ArrayRef<SmallVector<Value>> indices) {
+  SmallVector<Value>
+  emitRingEdgePrefetch(OpBuilder &b, Value next,
+                       ArrayRef<SmallVector<Value>> indices) {
     Value lb = newLoop.getLowerBound();
     Value past = arith::AndIOp::create(
         b, loc,
