@@ -232,6 +232,83 @@ Value floatSplat(OpBuilder &b, Location loc, VectorType type, double value) {
 // Broadcasts
 //===----------------------------------------------------------------------===//
 
+/// Whether `factors` is select(c, f, splat 1.0); sets `cond` to c.
+static bool isSelectOfOnes(Value factors, Value &cond) {
+  auto select = factors.getDefiningOp<arith::SelectOp>();
+  DenseFPElementsAttr ones;
+  if (!select || !matchPattern(select.getFalseValue(), m_Constant(&ones)) ||
+      !ones.isSplat() || !ones.getSplatValue<APFloat>().isExactlyValue(1.0))
+    return false;
+  cond = select.getCondition();
+  return true;
+}
+
+/// Per element, whether a factor may not be 1: c for select(c, f, 1),
+/// factor != 1 (NaN included) otherwise.
+static Value factorsMayNotBeOne(OpBuilder &b, Location loc, Value factors) {
+  Value cond;
+  if (isSelectOfOnes(factors, cond))
+    return cond;
+  return arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::UNE, factors,
+      floatSplat(b, loc, cast<VectorType>(factors.getType()), 1.0));
+}
+
+/// `factors` recomputed at `b` when it is select(c, f, 1) and nothing else
+/// uses it yet: the select, and the pure ops f comes from that nothing else
+/// uses, cloned (the originals then die). `factors` itself otherwise.
+static Value cloneSelectedFactors(OpBuilder &b, Value factors) {
+  Value cond;
+  if (!isSelectOfOnes(factors, cond) || !factors.use_empty())
+    return factors;
+  Operation *select = factors.getDefiningOp();
+  Block *block = select->getBlock();
+  // The chain: ops in the select's block whose results feed only the
+  // chain, found from the select backwards.
+  llvm::SetVector<Operation *> chain;
+  chain.insert(select);
+  for (size_t i = 0; i < chain.size(); ++i)
+    for (Value operand : chain[i]->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != block || chain.contains(def) ||
+          !isPure(def) || def->getNumRegions() != 0)
+        continue;
+      if (llvm::all_of(def->getUsers(),
+                       [&](Operation *user) { return chain.contains(user); }))
+        chain.insert(def);
+    }
+  SmallVector<Operation *> ordered(chain.begin(), chain.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  IRMapping map;
+  for (Operation *op : ordered)
+    b.clone(*op, map);
+  return map.lookup(factors);
+}
+
+/// The hk.mul_row and hk.mul_col ops after `op` in its block that multiply
+/// by `op`'s vector, whose tiles exist where `op` is (so that `op`'s
+/// lowering can compute them in its branch).
+static SmallVector<Operation *> laterMultipliesBy(Operation *op) {
+  Value factors = op->getOperand(1);
+  SmallVector<Operation *> later;
+  for (Operation *user : factors.getUsers()) {
+    if (user == op || !isa<MulRowOp, MulColOp>(user) ||
+        user->getOperand(1) != factors || user->getBlock() != op->getBlock() ||
+        !op->isBeforeInBlock(user))
+      continue;
+    // The tile dominates `user`, in `op`'s block: it dominates `op` unless
+    // it is defined in the block after `op`.
+    Operation *def = user->getOperand(0).getDefiningOp();
+    if (def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op))
+      continue;
+    later.push_back(user);
+  }
+  llvm::sort(later,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return later;
+}
+
 template <typename SourceOp, typename FloatOp>
 struct BroadcastLowering : public OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
@@ -265,22 +342,41 @@ struct BroadcastLowering : public OpConversionPattern<SourceOp> {
                   std::is_same_v<SourceOp, MulColOp>) {
       if (op.getSkipOnes()) {
         // Multiply unless every factor of every lane is exactly 1 (NaN is
-        // not, so it still reaches the tile).
+        // not, so it still reaches the tile). Factors chosen as
+        // select(c, f, 1) (hk.softmax's with a max_slack) are 1 wherever c
+        // is false: the branch tests c, and f's computation, cloned into
+        // the branch, runs only where some factor may not be 1. Later
+        // multiplies by the same factors join the branch (x * 1 is x), so
+        // that none of them needs f outside it.
+        SmallVector<Operation *> siblings = laterMultipliesBy(op);
+        SmallVector<Value> tiles{adaptor.getTile()};
+        for (Operation *sibling : siblings)
+          tiles.push_back(rewriter.getRemappedValue(sibling->getOperand(0)));
         Value factors = vector;
-        Value notOne = arith::CmpFOp::create(
-            rewriter, loc, arith::CmpFPredicate::UNE, factors,
-            floatSplat(rewriter, loc, cast<VectorType>(factors.getType()),
-                       1.0));
+        Value moving = factorsMayNotBeOne(rewriter, loc, factors);
         auto branch =
-            scf::IfOp::create(rewriter, loc, adaptor.getTile().getType(),
-                              anyInWave(rewriter, loc, notOne),
+            scf::IfOp::create(rewriter, loc, ValueRange(tiles).getTypes(),
+                              anyInWave(rewriter, loc, moving),
                               /*withElseRegion=*/true);
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(branch.thenBlock());
-        scf::YieldOp::create(rewriter, loc, apply(rewriter));
+        vector = cloneSelectedFactors(rewriter, factors);
+        SmallVector<Value> scaled{apply(rewriter)};
+        for (auto [sibling, tile] :
+             llvm::zip(siblings, ArrayRef<Value>(tiles).drop_front())) {
+          auto tileType =
+              cast<RegisterTileType>(sibling->getOperand(0).getType());
+          Alignment along = alignmentOf(tileType, isa<MulRowOp>(sibling));
+          scaled.push_back(arith::MulFOp::create(
+              rewriter, loc, tile, expandVector(rewriter, loc, along, vector)));
+        }
+        scf::YieldOp::create(rewriter, loc, scaled);
         rewriter.setInsertionPointToStart(branch.elseBlock());
-        scf::YieldOp::create(rewriter, loc, adaptor.getTile());
+        scf::YieldOp::create(rewriter, loc, tiles);
         rewriter.replaceOp(op, branch.getResult(0));
+        for (auto [sibling, result] :
+             llvm::zip(siblings, branch.getResults().drop_front()))
+          rewriter.replaceOp(sibling, result);
         return success();
       }
     }
@@ -653,10 +749,14 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
       rescale =
           arith::SelectOp::create(rewriter, loc, grows, rescale,
                                   floatSplat(rewriter, loc, vecType, 1.0));
-    Value newSum = arith::AddFOp::create(
-        rewriter, loc,
-        arith::MulFOp::create(rewriter, loc, rescale, adaptor.getSum()),
-        reduceTile(rewriter, loc, align, probs, Combine::Sum, *chip));
+    // An unused sum is not computed: its multiply would keep the rescale
+    // factors alive outside a hk.mul_col {skip_ones} branch.
+    Value newSum = adaptor.getSum();
+    if (!op.getResult(2).use_empty())
+      newSum = arith::AddFOp::create(
+          rewriter, loc,
+          arith::MulFOp::create(rewriter, loc, rescale, adaptor.getSum()),
+          reduceTile(rewriter, loc, align, probs, Combine::Sum, *chip));
     rewriter.replaceOp(op, {probs, newMax, newSum, rescale});
     return success();
   }

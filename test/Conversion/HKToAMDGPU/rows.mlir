@@ -1,5 +1,6 @@
 // RUN: hk-opt %s --hk-target=chip=gfx942 --convert-hk-to-amdgpu | FileCheck %s
 // RUN: hk-opt %s --hk-target=chip=gfx950 --convert-hk-to-amdgpu | FileCheck %s --check-prefix=GFX950
+// RUN: hk-opt %s --hk-target=chip=gfx942 --convert-hk-to-amdgpu --canonicalize | FileCheck %s --check-prefix=JOINED
 
 // Row statistics of a `row` tile: each lane holds one row in runs of four
 // columns, the 4 lane groups (lane bits 16 and 32) hold the other runs.
@@ -230,10 +231,11 @@ hk.kernel @softmax_slack(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
   %p, %m1, %l1, %r = hk.softmax %t, %m0, %l0 {scale = 0.5 : f32, max_slack = 8.0 : f32}
       : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
         !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
-  // skip_ones: one ballot of "some factor is not 1" (NaN included) over
-  // the wave, and the multiply only where it is set.
-  // CHECK: %[[NOT1:.*]] = arith.cmpf une, %{{.*}}, %{{.*}} : vector<4xf32>
-  // CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[NOT1]] : vector<4xi1> into i1
+  // skip_ones: one ballot over the wave of "some factor may not be 1",
+  // and the multiply only where it is set. The factors are the softmax's
+  // select(grows, f, 1): the ballot is of `grows`. (The softmax's sum is
+  // used, so f stays where it is.)
+  // CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[GROWS]] : vector<4xi1> into i1
   // CHECK: %[[LANES:.*]] = rocdl.ballot %[[ANY]] : i64
   // CHECK: %[[SOME:.*]] = arith.cmpi ne, %[[LANES]], %{{.*}} : i64
   // CHECK: scf.if %[[SOME]] -> (vector<4xf32>) {
@@ -248,6 +250,83 @@ hk.kernel @softmax_slack(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
       : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
   hk.store %l1, %out[%c0]
       : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>> -> !hk.gl<?xf32>
+  hk.return
+}
+
+// Factors that are not a select of ones: the ballot is of "not 1" (NaN
+// included).
+// CHECK-LABEL: llvm.func @skip_ones_plain
+hk.kernel @skip_ones_plain(%x: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %v = hk.row_max %t : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // CHECK: %[[NOT1:.*]] = arith.cmpf une, %{{.*}}, %{{.*}} : vector<4xf32>
+  // CHECK: vector.reduction <or>, %[[NOT1]] : vector<4xi1> into i1
+  // CHECK: rocdl.ballot
+  // CHECK: scf.if
+  // CHECK: arith.mulf
+  %y = hk.mul_row %t, %v {skip_ones}
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %y, %x[%c0, %c0]
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
+  hk.return
+}
+
+// Attention's lazy rescale: the softmax's sum unused, its factors
+// rescale two tiles. The factors' exponentials are computed in the
+// branch, which both multiplies join, and nowhere else.
+// CHECK-LABEL: llvm.func @skip_ones_joined
+hk.kernel @skip_ones_joined(%x: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  %o = hk.load %x[%c0, %c0]
+      : !hk.gl<?x?xf32> -> !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>>
+  %ninf = arith.constant 0xFF800000 : f32
+  %m0 = hk.fill %ninf : f32
+      -> !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  %l0 = hk.zero : !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  // The probabilities' four exponentials, then the branch; the factors'
+  // exponentials before it are dead (canonicalized away, JOINED).
+  // CHECK: %[[GROWS:.*]] = arith.cmpf ogt
+  // CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[GROWS]] : vector<4xi1> into i1
+  // CHECK: %[[LANES:.*]] = rocdl.ballot %[[ANY]] : i64
+  // CHECK: %[[SOME:.*]] = arith.cmpi ne, %[[LANES]], %{{.*}} : i64
+  // CHECK: scf.if %[[SOME]] -> (vector<16xf32>, vector<4xf32>) {
+  // CHECK-COUNT-4: rocdl.exp2
+  // CHECK: %[[F:.*]] = arith.select %[[GROWS]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+  // CHECK: %[[O:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+  // CHECK: %[[T:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<4xf32>
+  // CHECK: scf.yield %[[O]], %[[T]] : vector<16xf32>, vector<4xf32>
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: scf.yield
+  // CHECK-NEXT: }
+  // JOINED-LABEL: llvm.func @skip_ones_joined
+  // JOINED-COUNT-4: rocdl.exp2
+  // JOINED-NOT: rocdl.exp2
+  // JOINED: rocdl.ballot
+  // JOINED-NOT: rocdl.exp2
+  // JOINED: scf.if %{{.*}} -> (vector<16xf32>, vector<4xf32>) {
+  // JOINED-COUNT-4: rocdl.exp2
+  // JOINED: } else {
+  // JOINED-NOT: rocdl.exp2
+  // JOINED: llvm.return
+  %p, %m1, %unused, %r = hk.softmax %t, %m0, %l0 {scale = 0.5 : f32, max_slack = 8.0 : f32}
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  %os = hk.mul_row %o, %r {skip_ones}
+      : !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  %ps = hk.mul_row %p, %r
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>,
+        !hk.rv<16xf32, #hk.vec<rows, #hk.mfma<acc, 16x16x16>>>
+  hk.store %os, %x[%c0, %c0]
+      : !hk.rt<16x64xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
+  hk.store %ps, %x[%c0, %c0]
+      : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> -> !hk.gl<?x?xf32>
   hk.return
 }
 

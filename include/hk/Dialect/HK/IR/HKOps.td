@@ -545,6 +545,11 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows,
     whose factors are mostly 1, as the rescale factors of `hk.softmax`
     with a `max_slack` are; on a tile of a few registers per lane LLVM
     turns the branch back into selects, which cost more than the multiply.
+    For those factors the branch tests whether some row's max moved, and
+    computes the factors (their exponentials) inside it when nothing else
+    needs them; later `hk.mul_row`/`hk.mul_col` ops of the same block by
+    the same factors join the branch, so that a running sum kept in a tile
+    of its own is rescaled there too.
   }], "") # !if(divide, [{
 
     Without attributes every element is divided, correctly rounded. With
