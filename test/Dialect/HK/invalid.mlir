@@ -95,6 +95,11 @@ module attributes {test.s = #hk.interleave<waves = 4, stages = 4>} {}
 
 // -----
 
+// expected-error @below {{interleave keeps 2 or 3 copies of each loaded shared tile, got stages = -1}}
+module attributes {test.s = #hk.interleave<waves = 4, stages = -1>} {}
+
+// -----
+
 // expected-error @below {{unknown chip 'gfx9000'; known chips: gfx942, gfx950}}
 module attributes {hk.target = #hk.target<"gfx9000">} {}
 

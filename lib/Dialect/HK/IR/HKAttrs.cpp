@@ -251,10 +251,11 @@ LogicalResult InterleaveAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, unsigned waves,
     std::optional<unsigned> mfma, std::optional<unsigned> dsReads,
     std::optional<unsigned> vmem, std::optional<unsigned> stages) {
+  // A negative count arrives wrapped around by the unsigned parser.
   if (stages && *stages != 2 && *stages != 3)
     return emitError() << "interleave keeps 2 or 3 copies of each loaded "
                           "shared tile, got stages = "
-                       << *stages;
+                       << int32_t(*stages);
   if (waves != 4)
     return emitError() << "interleave runs one wave per SIMD, so it needs 4 "
                           "waves, got "
