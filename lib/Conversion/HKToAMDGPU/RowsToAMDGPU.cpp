@@ -163,7 +163,11 @@ std::pair<Value, Value> swapWithPartner(OpBuilder &b, Location loc, Value value,
 /// aligned f32 vector every lane holding those rows (columns) agrees on.
 Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
                  Combine kind, const ChipInfo &chip) {
-  // A lane's own elements, pairwise so that the chains stay short.
+  // A lane's own elements, in a tree so that the chains stay short: by
+  // pairs for sums, by threes for maxima and minima, whose pairs of
+  // combines LLVM fuses into one three-operand instruction (v_max3_f32):
+  // eight elements in four instructions instead of five.
+  unsigned arity = kind == Combine::Sum ? 2 : 3;
   SmallVector<SmallVector<Value>> groups(align.vectorSlots());
   for (int64_t slot = 0; slot < align.tileSlots(); ++slot)
     groups[align.vectorIndex(slot)].push_back(
@@ -172,10 +176,12 @@ Value reduceTile(OpBuilder &b, Location loc, const Alignment &align, Value tile,
   for (SmallVector<Value> &group : groups) {
     while (group.size() > 1) {
       SmallVector<Value> next;
-      for (size_t i = 0; i + 1 < group.size(); i += 2)
-        next.push_back(combine(b, loc, kind, group[i], group[i + 1]));
-      if (group.size() % 2)
-        next.push_back(group.back());
+      for (size_t i = 0; i < group.size(); i += arity) {
+        Value acc = group[i];
+        for (size_t j = i + 1; j < std::min(group.size(), i + arity); ++j)
+          acc = combine(b, loc, kind, acc, group[j]);
+        next.push_back(acc);
+      }
       group = std::move(next);
     }
     partial.push_back(group.front());
@@ -672,8 +678,9 @@ struct BoundsMaskLowering : public OpConversionPattern<BoundsMaskOp> {
 //===----------------------------------------------------------------------===//
 
 /// One step of online softmax, as the op documents. A row whose maximum is
-/// still -inf (every score masked so far) uses 0 in its place, so that its
-/// probabilities and rescale factor are 0 rather than NaN.
+/// still -inf (every score masked so far) uses the lowest finite float in
+/// its place, so that its probabilities and rescale factor are 0 rather
+/// than NaN.
 struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -719,12 +726,13 @@ struct SoftmaxLowering : public OpConversionPattern<SoftmaxOp> {
     } else {
       newMax = arith::MaxNumFOp::create(rewriter, loc, max, rowMax);
     }
-    Value masked = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OEQ, newMax,
+    // A row whose max is still -inf pivots on the lowest finite float
+    // instead (one v_max_f32): its scores are all -inf, so x - pivot is
+    // -inf, never NaN, and so is the old max minus it.
+    Value pivot = arith::MaxNumFOp::create(
+        rewriter, loc, newMax,
         floatSplat(rewriter, loc, vecType,
-                   -std::numeric_limits<double>::infinity()));
-    Value pivot = arith::SelectOp::create(
-        rewriter, loc, masked, floatSplat(rewriter, loc, vecType, 0.0), newMax);
+                   -double(std::numeric_limits<float>::max())));
     // The exponents are at most 0 (at most the slack), so results are in
     // [0, 1] ([0, 2^slack]): the hardware's v_exp_f32 serves alone, without
     // the range scaling math.exp2 adds to keep denormal results (far below
