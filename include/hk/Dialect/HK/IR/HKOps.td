@@ -556,11 +556,12 @@ class HK_BroadcastOp<string mnemonic, string doc, bit rows,
     `reciprocal` the op takes the reciprocal of each vector entry once
     (correctly rounded) and multiplies the elements by it: one division
     per entry a lane holds instead of one per element, as attention's
-    final normalization wants. Each result is then within 1.5 ulp of the
-    quotient (two roundings); a divisor so small that its reciprocal
-    overflows (below 2^-126 in magnitude, a denormal, in f32) makes its
-    quotients infinite. Zero, infinite and NaN divisors give what
-    division gives.
+    final normalization wants. Where the reciprocal is a normal number
+    (f32 divisors of magnitude 2^-126 to 2^126) each result is then within
+    1.5 ulp of the quotient (two roundings). A divisor so small that its
+    reciprocal overflows (below about 2^-128 in f32, a denormal) makes its
+    quotients infinite; one so large that its reciprocal is denormal loses
+    precision. Zero, infinite and NaN divisors give what division gives.
   }], "");
   let arguments = !con((ins HK_RegisterTileType:$tile,
                             HK_RegisterVectorType:$vector),
