@@ -127,8 +127,14 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
     %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<16x128xf32>
-    hk.store %out, %O[%bh, %qt, %c0]
-        : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
+    // O goes out through LDS (in the K/V ring's bytes, which the wait and
+    // barrier free), so that the block's stores write whole lines.
+    hk.wait
+    hk.barrier
+    %sO = hk.alloc : !hk.st<64x128xbf16>
+    hk.store %out, %sO[%w, %c0] : !hk.rt<16x128xf32> -> !hk.st<64x128xbf16>
+    hk.barrier
+    hk.group_store %sO, %O[%bh, %qb, %c0] : !hk.st<64x128xbf16>, !hk.gl<?x?x128xbf16>
     hk.return
   }
 
@@ -219,8 +225,14 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %lsum = hk.col_max %r#1 : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rv<16xf32>
     %outt = hk.div_col %r#2, %lsum {reciprocal} : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>>, !hk.rv<16xf32>
     %out = hk.transpose %outt : !hk.rt<128x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.rt<16x128xf32>
-    hk.store %out, %O[%bh, %qt, %c0]
-        : !hk.rt<16x128xf32> -> !hk.gl<?x?x128xbf16>
+    // O goes out through LDS (in the K/V ring's bytes, which the wait and
+    // barrier free), so that the block's stores write whole lines.
+    hk.wait
+    hk.barrier
+    %sO = hk.alloc : !hk.st<64x128xbf16>
+    hk.store %out, %sO[%w, %c0] : !hk.rt<16x128xf32> -> !hk.st<64x128xbf16>
+    hk.barrier
+    hk.group_store %sO, %O[%bh, %qb, %c0] : !hk.st<64x128xbf16>, !hk.gl<?x?x128xbf16>
     hk.return
   }
 }
