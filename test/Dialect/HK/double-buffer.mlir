@@ -368,3 +368,64 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     hk.return
   }
 }
+
+// -----
+
+// A register tile loaded from global memory before the loop and read in it
+// (attention's Q) is waited for before the prologue's first group load, so
+// that no wait for it lands inside the loop. A tile the loop reads from
+// LDS or that is built in registers asks for none.
+// CHECK-LABEL: hk.kernel @register_operand
+// CHECK: %[[Q:.*]] = hk.load %{{.*}}[%{{.*}}, %{{.*}}] : !hk.gl<?x?xbf16> -> !hk.rt<16x32xbf16>
+// CHECK-NEXT: hk.alloc
+// CHECK-NEXT: hk.alloc
+// CHECK-NEXT: hk.zero
+// CHECK-NEXT: hk.wait{{$}}
+// CHECK-NEXT: %[[FIRST:.*]] = hk.group_load async
+// CHECK-NEXT: hk.wait [%[[FIRST]]]
+// CHECK-NOT: hk.wait{{$}}
+// CHECK: scf.for
+// CHECK: hk.mma abt %{{.*}}, %[[Q]]
+// CHECK-LABEL: hk.kernel @no_register_operand
+// CHECK-NOT: hk.wait{{$}}
+// CHECK: hk.group_load async
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @register_operand(%A: !hk.gl<?x?xbf16>, %Q: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %q = hk.load %Q[%c0, %c0] : !hk.gl<?x?xbf16> -> !hk.rt<16x32xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d = hk.mma abt %a, %q, %c : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+
+  hk.kernel @no_register_operand(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %one = arith.constant 1.0 : bf16
+    %b = hk.fill %one : bf16 -> !hk.rt<16x32xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16>
+      %d = hk.mma abt %a, %b, %c : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}

@@ -482,6 +482,8 @@ public:
     if (stages == 3)
       thirds = createSpareBuffers();
     OpBuilder b(loop);
+    if (usesGlobalRegisterLoads())
+      WaitOp::create(b, loc, ValueRange());
     // Prologue: the first tile, loaded by every wave. The loads are all
     // issued before one wait, so that their latencies overlap.
     SmallVector<Value> tokens;
@@ -541,6 +543,26 @@ public:
   }
 
 private:
+  /// Whether the loop reads a register tile or vector loaded from global
+  /// memory before it (attention's Q). Such a load is waited for before the
+  /// prologue's group loads: LLVM's wait insertion cannot tell that the
+  /// prologue's waits (past its edge versions) retired it, and would put a
+  /// vmcnt wait before its first use in the loop, which every iteration
+  /// then pays behind the prefetch in flight.
+  bool usesGlobalRegisterLoads() {
+    return loop
+        .walk([&](Operation *op) {
+          for (Value operand : op->getOperands()) {
+            auto load = operand.getDefiningOp<LoadOp>();
+            if (load && isa<GlobalViewType>(load.getSource().getType()) &&
+                !loop->isAncestor(load))
+              return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
   /// At `b`, before the loop: the last iteration's induction variable,
   /// lb + (ub - 1 - lb) / step * step (meaningful when lb < ub); null when
   /// some load's indices do not grow with the induction variable, so that

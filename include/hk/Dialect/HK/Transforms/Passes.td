@@ -100,6 +100,13 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     tile k+1's tokens only, and the three buffers rotate through the
     iter_args; everything is waited for after the loop.
 
+    A register tile or vector the loop reads that was loaded from global
+    memory before it (attention's Q) is waited for (`hk.wait`) before the
+    prologue's group loads. LLVM's wait insertion cannot see that the
+    prologue's own waits, past its edge versions, retired that load, and
+    would otherwise wait for it again before its first use in the loop:
+    on every iteration, behind the prefetch then in flight.
+
     The body becomes `hk.cluster`s shaped for the schedule, which
     `hk-ping-pong` or `hk-interleave` then realises. `#hk.pingpong`:
     alternating memory clusters (runs of shared-tile reads; the first also
