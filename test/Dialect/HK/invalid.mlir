@@ -789,6 +789,27 @@ hk.kernel @k() waves(4) {
 
 // -----
 
+// An option the op does not have (hk.mul_col's, not hk.div_row's) is an
+// error rather than kept and ignored; a dialect-prefixed attribute is kept.
+hk.kernel @k() waves(4) {
+  %t = hk.zero {mine.note = 1 : i32} : !hk.rt<32x16xf32>
+  %v = hk.zero : !hk.rv<32xf32>
+  // expected-error @below {{'hk.div_row' op has no attribute named 'skip_ones'}}
+  %u = hk.div_row %t, %v {skip_ones} : !hk.rt<32x16xf32>, !hk.rv<32xf32>
+  hk.return
+}
+
+// -----
+
+// The generic form reaches the same check.
+hk.kernel @k() waves(4) {
+  // expected-error @below {{'hk.wave_id' op has no attribute named 'axis'}}
+  %w = "hk.wave_id"() {axis = 0 : i32} : () -> index
+  hk.return
+}
+
+// -----
+
 hk.kernel @k() waves(4) {
   %t = hk.zero : !hk.rt<32x32xf32, col>
   %v = hk.zero : !hk.rv<32xf32, #hk.vec<cols, col>>

@@ -24,7 +24,9 @@ def HK_Dialect : Dialect {
     The target chip is named once on the enclosing module
     (`hk.target = #hk.target<"gfx950">`). Op verifiers check only what an
     op alone determines; what the chip can do (its matrix-core shapes, fp8
-    formats and LDS size) is checked by the `hk-check-chip` pass.
+    formats and LDS size) is checked by the `hk-check-chip` pass. An
+    attribute an hk op does not define is an error unless a dialect prefix
+    names its owner (`hk.schedule`, `llvm.loop_annotation`).
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
@@ -49,7 +51,13 @@ def HK_Dialect : Dialect {
   }];
 }
 
+// Every hk op rejects attributes it does not define, unless a dialect
+// prefix names their owner (hk::trait::KnownAttributes).
+def HK_KnownAttributes : NativeOpTrait<"KnownAttributes"> {
+  let cppNamespace = "::hk::trait";
+}
+
 class HK_Op<string mnemonic, list<Trait> traits = []>
-    : Op<HK_Dialect, mnemonic, traits>;
+    : Op<HK_Dialect, mnemonic, !listconcat(traits, [HK_KnownAttributes])>;
 
 #endif // HK_DIALECT_TD

@@ -25,6 +25,23 @@ namespace hk::trait {
 /// (ODS: HK_SameLayout).
 template <typename ConcreteType>
 class SameLayout : public mlir::OpTrait::TraitBase<ConcreteType, SameLayout> {};
+
+/// Rejects an attribute the op does not define unless a dialect prefix
+/// names its owner (`hk.schedule`, `llvm.loop_annotation`): a misspelt or
+/// misplaced option (`{skip_ones}` on hk.div_row) would otherwise be kept
+/// and ignored. Every hk op has it (ODS: HK_Op).
+template <typename ConcreteType>
+class KnownAttributes
+    : public mlir::OpTrait::TraitBase<ConcreteType, KnownAttributes> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    for (mlir::NamedAttribute attr : op->getDiscardableAttrs())
+      if (!attr.getName().getValue().contains('.'))
+        return op->emitOpError() << "has no attribute named '"
+                                 << attr.getName().getValue() << "'";
+    return mlir::success();
+  }
+};
 } // namespace hk::trait
 
 #define GET_OP_CLASSES
