@@ -297,7 +297,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // `stages = 3`: a ring of three buffers. The prologue loads tile 0 into the
 // original buffer and tile 1 into the next one, and waits for tile 0 only.
-// Iteration k reads the current buffer and prefetches tile k+2 into the
+// Iteration k reads the current buffer and then (so that its MFMAs wait
+// for their fragments, not behind the prefetch) prefetches tile k+2 into the
 // free one (inbounds while k+2 is at most the bound; otherwise with its
 // edge path, or, past the end, the last tile inside again, inbounds from
 // loop-invariant indices: a buffer nothing reads, loaded so that every
@@ -322,13 +323,14 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[AHEAD]], %[[BOUND]]
 // CHECK-NEXT: %[[V:.*]]:2 = scf.if %[[OK]] -> (!hk.rt<16x16xf32>, !hk.token)
 // CHECK-NEXT: %[[IN:.*]]:2 = hk.cluster compute {
-// CHECK-NEXT: %[[TIN:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] inbounds
 // CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK-NEXT: %[[TIN:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] inbounds
 // CHECK-NEXT: %[[DIN:.*]] = hk.mma
 // CHECK-NEXT: hk.yield %[[DIN]], %[[TIN]]
 // CHECK: scf.yield %[[IN]]#0, %[[IN]]#1
 // CHECK-NEXT: } else {
 // CHECK-NEXT: %[[EDGE:.*]]:2 = hk.cluster compute {
+// CHECK-NEXT: hk.load %[[CUR_A]]
 // CHECK-NEXT: %[[PAST:.*]] = arith.cmpi sge, %[[AHEAD]], %[[UB:.*]] : index
 // CHECK-NEXT: %[[SOME:.*]] = arith.cmpi sge, %[[BOUND]], %[[C0]] : index
 // CHECK-NEXT: %[[AGAIN:.*]] = arith.andi %[[PAST]], %[[SOME]] : i1
@@ -339,7 +341,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[TPATH:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] :
 // CHECK-NEXT: scf.yield %[[TPATH]] : !hk.token
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load %[[CUR_A]]
 // CHECK-NEXT: %[[DEDGE:.*]] = hk.mma
 // CHECK-NEXT: hk.yield %[[DEDGE]], %[[TEDGE]]
 // CHECK: scf.yield %[[EDGE]]#0, %[[EDGE]]#1

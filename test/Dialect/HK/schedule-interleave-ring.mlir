@@ -1,6 +1,7 @@
 // hk-schedule on an interleave main loop with `stages = 3`: each shared
 // tile gets two more buffers; the prologue loads tiles 0 and 1; iteration
-// k reads tile k and prefetches tile k+2 into the buffers tile k-1 used.
+// k reads tile k and then prefetches tile k+2 into the buffers tile k-1
+// used.
 // The buffers rotate with period three, so hk-interleave unrolls the loop
 // by three: each copy reads and fills fixed buffers, and the second and
 // third copies run when their iterations exist (nested uniform branches).
@@ -22,30 +23,30 @@
 // CHECK-NEXT: %[[STEP3:.*]] = arith.addi %[[STEP2]], %[[STEP]] : index
 // CHECK-NEXT: scf.for %[[K:[^ ]*]] = %[[C0]] to %[[N:[^ ]*]] step %[[STEP3]]
 // Copy 0: reads buffers 0, fills buffers 2.
-// CHECK: hk.group_load async {{.*}}, %[[A2]] inbounds
-// CHECK-NEXT: hk.group_load async {{.*}}, %[[B2]] inbounds
-// CHECK-NEXT: hk.load %[[A0]][
+// CHECK: hk.load %[[A0]][
 // CHECK-NEXT: hk.load %[[B0]][
+// CHECK-NEXT: hk.group_load async {{.*}}, %[[A2]] inbounds
+// CHECK-NEXT: hk.group_load async {{.*}}, %[[B2]] inbounds
 // CHECK: hk.wait [
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %[[STEP]] : index
 // CHECK-NEXT: %[[HAS1:.*]] = arith.cmpi slt, %[[K1]], %[[N]] : index
 // CHECK-NEXT: scf.if %[[HAS1]]
 // Copy 1: reads buffers 1, fills buffers 0.
-// CHECK: hk.group_load async {{.*}}, %[[A0]] inbounds
-// CHECK-NEXT: hk.group_load async {{.*}}, %[[B0]] inbounds
-// CHECK-NEXT: hk.load %[[A1]][
+// CHECK: hk.load %[[A1]][
 // CHECK-NEXT: hk.load %[[B1]][
+// CHECK-NEXT: hk.group_load async {{.*}}, %[[A0]] inbounds
+// CHECK-NEXT: hk.group_load async {{.*}}, %[[B0]] inbounds
 // CHECK: hk.wait [
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: %[[K2:.*]] = arith.addi %[[K1]], %[[STEP]] : index
 // CHECK-NEXT: %[[HAS2:.*]] = arith.cmpi slt, %[[K2]], %[[N]] : index
 // CHECK-NEXT: scf.if %[[HAS2]]
 // Copy 2: reads buffers 2, fills buffers 1.
-// CHECK: hk.group_load async {{.*}}, %[[A1]] inbounds
-// CHECK-NEXT: hk.group_load async {{.*}}, %[[B1]] inbounds
-// CHECK-NEXT: hk.load %[[A2]][
+// CHECK: hk.load %[[A2]][
 // CHECK-NEXT: hk.load %[[B2]][
+// CHECK-NEXT: hk.group_load async {{.*}}, %[[A1]] inbounds
+// CHECK-NEXT: hk.group_load async {{.*}}, %[[B1]] inbounds
 // CHECK: hk.wait [
 // CHECK-NEXT: hk.barrier
 // CHECK: hk.wait{{$}}

@@ -411,14 +411,16 @@ SmallVector<Value> getEscapingValues(ArrayRef<Operation *> ops,
   return escaping;
 }
 
-/// A cluster holding clones of `ops` after what `prologue` builds, yielding
-/// those of their results that later ops or `terminator` use, then the
-/// values `prologue` returns (of `extraTypes`); `map` then sends the former
-/// to the cluster's results.
+/// A cluster holding clones of `ops` after what `prologue` builds (but for
+/// the first `ahead` of them, cloned before it), yielding those of their
+/// results that later ops or `terminator` use, then the values `prologue`
+/// returns (of `extraTypes`); `map` then sends the former to the cluster's
+/// results.
 ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
                        ArrayRef<Operation *> ops, Operation *terminator,
                        IRMapping &map, TypeRange extraTypes,
-                       function_ref<SmallVector<Value>(OpBuilder &)> prologue) {
+                       function_ref<SmallVector<Value>(OpBuilder &)> prologue,
+                       size_t ahead = 0) {
   SmallVector<Value> escaping = getEscapingValues(ops, terminator);
   SmallVector<Type> types = llvm::to_vector(ValueRange(escaping).getTypes());
   types.append(extraTypes.begin(), extraTypes.end());
@@ -426,9 +428,11 @@ ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
   Block *block = new Block();
   cluster.getBody().push_back(block);
   OpBuilder cb = OpBuilder::atBlockBegin(block);
+  for (Operation *op : ops.take_front(ahead))
+    cb.clone(*op, map);
   SmallVector<Value> extras = prologue(cb);
   assert(extras.size() == extraTypes.size() && "extra values mismatch");
-  for (Operation *op : ops)
+  for (Operation *op : ops.drop_front(ahead))
     cb.clone(*op, map);
   SmallVector<Value> yielded =
       llvm::map_to_vector(escaping, [&](Value v) { return map.lookup(v); });
@@ -437,6 +441,12 @@ ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
   for (auto [value, result] : llvm::zip(escaping, cluster.getResults()))
     map.map(value, result);
   return cluster;
+}
+
+/// Whether `op` reads a shared tile into registers.
+bool isSharedTileRead(Operation *op) {
+  auto load = dyn_cast<LoadOp>(op);
+  return load && isa<SharedTileType>(load.getSource().getType());
 }
 
 /// Whether `value`, computed in `loop`'s body from its induction variable
@@ -747,6 +757,17 @@ private:
       interior = arith::AndIOp::create(b, loc, interior, inside);
     }
     SmallVector<Value> escaping = getEscapingValues(ops, terminator);
+    // With three stages the shared-tile reads the body starts with go out
+    // before the prefetch: they read tile k's buffers, and the prefetch
+    // writes tile k+2's, so the first MFMAs wait for their fragments, not
+    // for the prefetch's address arithmetic and issue (the d128
+    // attention's K fragments). With two stages the reads stay after it:
+    // moved ahead, the gfx942 fp8 interleave kernel's second tile read
+    // the other tile's bytes under the emulator's sanitizer, which wants
+    // understanding before that order is used there.
+    size_t ahead = 0;
+    while (stages == 3 && ahead < ops.size() && isSharedTileRead(ops[ahead]))
+      ++ahead;
     SmallVector<Type> tokenTypes;
     if (stages == 3)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
@@ -756,27 +777,28 @@ private:
         scf::IfOp::create(b, loc, types, interior, /*withElseRegion=*/true);
     auto buildVersion = [&](Block *block, bool inbounds) {
       OpBuilder vb = OpBuilder::atBlockBegin(block);
-      ClusterOp cluster =
-          buildCluster(vb, loc, ClusterKind::Compute, ops, terminator, map,
-                       tokenTypes, [&](OpBuilder &cb) {
-                         SmallVector<Value> tokens;
-                         if (!inbounds && stages == 2) {
-                           emitGuardedPrefetch(cb, std::nullopt);
-                           return tokens;
-                         }
-                         if (!inbounds && prefetchBound)
-                           return emitRingEdgePrefetch(cb, next, nextIndices);
-                         // The indices hk.in_bounds checked, computed above.
-                         for (auto [load, indices, dest] :
-                              llvm::zip(plain.loads, nextIndices, dests)) {
-                           GroupLoadOp copy = createLoad(
-                               cb, load, indices, dest, /*async=*/true,
-                               std::nullopt, /*inbounds=*/inbounds);
-                           if (stages == 3)
-                             tokens.push_back(copy.getToken());
-                         }
-                         return tokens;
-                       });
+      ClusterOp cluster = buildCluster(
+          vb, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
+          [&](OpBuilder &cb) {
+            SmallVector<Value> tokens;
+            if (!inbounds && stages == 2) {
+              emitGuardedPrefetch(cb, std::nullopt);
+              return tokens;
+            }
+            if (!inbounds && prefetchBound)
+              return emitRingEdgePrefetch(cb, next, nextIndices);
+            // The indices hk.in_bounds checked, computed above.
+            for (auto [load, indices, dest] :
+                 llvm::zip(plain.loads, nextIndices, dests)) {
+              GroupLoadOp copy =
+                  createLoad(cb, load, indices, dest, /*async=*/true,
+                             std::nullopt, /*inbounds=*/inbounds);
+              if (stages == 3)
+                tokens.push_back(copy.getToken());
+            }
+            return tokens;
+          },
+          ahead);
       scf::YieldOp::create(vb, loc, cluster.getResults());
     };
     buildVersion(version.thenBlock(), /*inbounds=*/true);

@@ -98,7 +98,9 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     when it is not wholly inside; past the last tile, where only the tokens
     matter, the last tile inside again, branch-free) and ends waiting for
     tile k+1's tokens only, and the three buffers rotate through the
-    iter_args; everything is waited for after the loop.
+    iter_args; everything is waited for after the loop. The shared-tile
+    reads an iteration starts with come before its prefetch there, so that
+    its first MFMAs wait for their fragments only.
 
     A register tile or vector the loop reads that was loaded from global
     memory before it (attention's Q) is waited for (`hk.wait`) before the
