@@ -443,12 +443,6 @@ ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
   return cluster;
 }
 
-/// Whether `op` reads a shared tile into registers.
-bool isSharedTileRead(Operation *op) {
-  auto load = dyn_cast<LoadOp>(op);
-  return load && isa<SharedTileType>(load.getSource().getType());
-}
-
 /// Whether `value`, computed in `loop`'s body from its induction variable
 /// and values from before the loop, never decreases as the induction
 /// variable grows (the step is positive): sums, differences with a
@@ -757,17 +751,16 @@ private:
       interior = arith::AndIOp::create(b, loc, interior, inside);
     }
     SmallVector<Value> escaping = getEscapingValues(ops, terminator);
-    // With three stages the shared-tile reads the body starts with go out
-    // before the prefetch: they read tile k's buffers, and the prefetch
+    // With three stages the body's first run of shared-tile reads (the
+    // analysis makes every body start with one) goes out before the
+    // prefetch: they read tile k's buffers, and the prefetch
     // writes tile k+2's, so the first MFMAs wait for their fragments, not
     // for the prefetch's address arithmetic and issue (the d128
     // attention's K fragments). With two stages the reads stay after it:
     // moved ahead, the gfx942 fp8 interleave kernel's second tile read
     // the other tile's bytes under the emulator's sanitizer, which wants
     // understanding before that order is used there.
-    size_t ahead = 0;
-    while (stages == 3 && ahead < ops.size() && isSharedTileRead(ops[ahead]))
-      ++ahead;
+    size_t ahead = stages == 3 ? plain.runs.front().ops.size() : 0;
     SmallVector<Type> tokenTypes;
     if (stages == 3)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
