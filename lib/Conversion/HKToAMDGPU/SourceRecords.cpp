@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Location.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -148,6 +149,10 @@ ArrayAttr lowering::describeKernelSource(KernelOp kernel, const LdsPlan &plan) {
     if (auto convert = dyn_cast<ConvertLayoutOp>(op);
         convert && scratchId && conversionMovesData(convert))
       accesses[loc].insert(*scratchId);
+    // Ops without memory effects take shared tiles for their types only
+    // (hk.in_bounds, hk.slice): they address nothing.
+    if (isMemoryEffectFree(op))
+      return;
     for (Value operand : op->getOperands()) {
       if (!isSharedType(operand.getType()))
         continue;
