@@ -18,6 +18,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -180,6 +182,41 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
   builder.buildPerModuleDefaultPipeline(level).run(module, mam);
+}
+
+/// Loads `<N x i8>` vectors (N a multiple of 4) as dwords and bitcasts them.
+/// The code is the same either way, but the locations are not: i8 vectors
+/// are not a legal type on AMDGPU, and instruction selection rebuilds such a
+/// load as a dword load from its bitcast user, which takes that user's source
+/// location, sometimes the next op's. The line table then attributes the last
+/// read of one `hk.load` to the op after it, and the emulator's shared-tile
+/// check, which trusts the line table, reports a read of the wrong tile.
+static void loadByteVectorsAsDwords(llvm::Module &module) {
+  llvm::Type *i32 = llvm::Type::getInt32Ty(module.getContext());
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &inst :
+         llvm::make_early_inc_range(llvm::instructions(function))) {
+      auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+      if (!load || !load->isSimple())
+        continue;
+      auto *type = llvm::dyn_cast<llvm::FixedVectorType>(load->getType());
+      if (!type || !type->getElementType()->isIntegerTy(8) ||
+          type->getNumElements() % 4)
+        continue;
+      unsigned count = type->getNumElements() / 4;
+      llvm::Type *dwords =
+          count == 1 ? i32 : llvm::FixedVectorType::get(i32, count);
+      llvm::IRBuilder<> b(load);
+      b.SetCurrentDebugLocation(load->getDebugLoc());
+      llvm::LoadInst *wide = b.CreateAlignedLoad(
+          dwords, load->getPointerOperand(), load->getAlign(), load->getName());
+      wide->copyMetadata(*load, {llvm::LLVMContext::MD_alias_scope,
+                                 llvm::LLVMContext::MD_noalias,
+                                 llvm::LLVMContext::MD_nontemporal,
+                                 llvm::LLVMContext::MD_invariant_load});
+      load->replaceAllUsesWith(b.CreateBitCast(wide, type));
+      load->eraseFromParent();
+    }
 }
 
 /// SCF-to-CF leaves a loop's annotation on its back edge as a discardable
@@ -378,6 +415,7 @@ llvm::Expected<std::string> hk::compileModule(mlir::ModuleOp module,
     return output;
   }
 
+  loadByteVectorsAsDwords(*llvmModule);
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream bufferStream(buffer);
   llvm::legacy::PassManager codegen;
