@@ -90,8 +90,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // Interleave: one compute cluster in two versions, chosen by whether the
 // next tile exists and lies inside its view; the branch-free version loads
-// it `inbounds` inside the cluster, the other guards the prefetch. No
-// instruction groups yet. Before the loop, the last iteration whose tile
+// it `inbounds` inside the cluster, the other guards the prefetch. Both
+// read the current tile before the prefetch. No instruction groups yet. Before the loop, the last iteration whose tile
 // lies inside its view (the tile index grows with k, so the tiles inside
 // are those up to it): the last one (%[[LAST]]) when its tile is inside,
 // else the one before when its tile is (a ragged last tile), else one
@@ -118,18 +118,18 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
 // CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
 // CHECK-NEXT: hk.cluster compute {
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] inbounds
 // CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] inbounds
 // CHECK-NEXT: hk.mma
 // CHECK-NEXT: hk.yield
 // CHECK: } else {
 // CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load %[[CUR]]
 // CHECK-NEXT: arith.addi %[[K]]
 // CHECK-NEXT: %[[MORE2:.*]] = arith.cmpi slt
 // CHECK-NEXT: scf.if %[[MORE2]] {
 // CHECK-NEXT: hk.group_load async %{{.*}}, %[[SPARE]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load %[[CUR]]
 // CHECK-NEXT: hk.mma
 // CHECK-NOT: rocdl.sched.group.barrier
 // CHECK: hk.wait
@@ -162,8 +162,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-LABEL: hk.kernel @priority
 // CHECK: scf.if
 // CHECK-NEXT: hk.cluster compute {
-// CHECK-NEXT: hk.group_load async
 // CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.group_load async
 // CHECK-NEXT: hk.mma
 // CHECK-NEXT: hk.priority 0
 // CHECK-NEXT: hk.exp2

@@ -1,6 +1,6 @@
-// hk-schedule on a plain 4-wave interleave main loop: every wave prefetches
-// the next tile at the top of the iteration; the prefetch, reads and MFMAs
-// form one compute cluster ending in the instruction groups LLVM interleaves
+// hk-schedule on a plain 4-wave interleave main loop: every wave reads its
+// fragments of the tile, then prefetches the next tile; reads, prefetch and
+// MFMAs form one compute cluster ending in the instruction groups LLVM interleaves
 // (sched_group_barrier mask 0x8: MFMA, 0x100: LDS read, 0x20: vector-memory
 // read); the iteration ends by waiting for the prefetch and a barrier.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=1 ds-reads-per-group=1 vmem-per-group=1" | FileCheck %s
@@ -29,10 +29,10 @@
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
 // CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
 // CHECK-NEXT: hk.cluster compute {
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.load %[[CA:[0-9]+]][
 // CHECK-NEXT: hk.load %[[CB:[0-9]+]][
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.mma
 // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
 // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
@@ -44,17 +44,17 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
 // Otherwise (the last iteration, an edge tile) the guarded prefetch with
-// its edge path comes first.
+// its edge path, after the reads.
 // CHECK-NEXT: } else {
 // CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.load
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: %[[MORE2:.*]] = arith.cmpi slt
 // CHECK-NEXT: scf.if %[[MORE2]] {
 // CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load
-// CHECK-NEXT: hk.load
 // CHECK-NEXT: hk.mma
 // CHECK-COUNT-32: rocdl.sched.group.barrier 8, 1, 0
 // CHECK: hk.yield
@@ -69,10 +69,10 @@
 // CHECK-NEXT: %[[SECOND:.*]] = arith.addi %[[K]], %[[STEP:.*]] : index
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi slt, %[[SECOND]]
 // CHECK-NEXT: %[[D2:.*]] = scf.if %[[HAS]]
-// CHECK: hk.group_load async %{{.*}}, %[[CA]] inbounds
-// CHECK-NEXT: hk.group_load async %{{.*}}, %[[CB]] inbounds
-// CHECK-NEXT: hk.load %[[NA]][
+// CHECK: hk.load %[[NA]][
 // CHECK-NEXT: hk.load %[[NB]][
+// CHECK-NEXT: hk.group_load async %{{.*}}, %[[CA]] inbounds
+// CHECK-NEXT: hk.group_load async %{{.*}}, %[[CB]] inbounds
 // CHECK-NEXT: hk.mma abt {{.*}}, %[[D]]
 // CHECK: hk.wait
 // CHECK-NEXT: hk.barrier

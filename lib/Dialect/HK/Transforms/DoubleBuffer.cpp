@@ -751,16 +751,14 @@ private:
       interior = arith::AndIOp::create(b, loc, interior, inside);
     }
     SmallVector<Value> escaping = getEscapingValues(ops, terminator);
-    // With three stages the body's first run of shared-tile reads (the
-    // analysis makes every body start with one) goes out before the
-    // prefetch: they read tile k's buffers, and the prefetch
-    // writes tile k+2's, so the first MFMAs wait for their fragments, not
-    // for the prefetch's address arithmetic and issue (the d128
-    // attention's K fragments). With two stages the reads stay after it:
-    // moved ahead, the gfx942 fp8 interleave kernel's second tile read
-    // the other tile's bytes under the emulator's sanitizer, which wants
-    // understanding before that order is used there.
-    size_t ahead = stages == 3 ? plain.runs.front().ops.size() : 0;
+    // The body's first run of shared-tile reads (the analysis makes every
+    // body start with one) goes out before the prefetch: they read tile k's
+    // buffers, and the prefetch writes others (tile k+1's with two stages,
+    // which the previous iteration's closing barrier freed; tile k+2's with
+    // three), so the first MFMAs wait for their fragments, not for the
+    // prefetch's address arithmetic and issue (the d128 attention's K
+    // fragments).
+    size_t ahead = plain.runs.front().ops.size();
     SmallVector<Type> tokenTypes;
     if (stages == 3)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
