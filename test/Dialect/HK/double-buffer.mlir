@@ -88,10 +88,12 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
-// Interleave: one compute cluster in two versions, chosen by whether the
-// next tile exists and lies inside its view; the branch-free version loads
-// it `inbounds` inside the cluster, the other guards the prefetch. Both
-// read the current tile before the prefetch. No instruction groups yet. Before the loop, the last iteration whose tile
+// Interleave: one compute cluster whose prefetch comes in two versions,
+// chosen by whether the next tile exists and lies inside its view: the
+// branch-free version loads it `inbounds`, the other guards it. The MFMAs
+// follow both (the accumulator is not merged at the end of a branch). The
+// cluster reads the current tile before the prefetch. No instruction
+// groups yet. Before the loop, the last iteration whose tile
 // lies inside its view (the tile index grows with k, so the tiles inside
 // are those up to it): the last one (%[[LAST]]) when its tile is inside,
 // else the one before when its tile is (a ragged last tile), else one
@@ -116,21 +118,19 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %{{.*}}, %[[SPARE:.*]] = %{{.*}})
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]]
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
-// CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
-// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: %[[D:.*]] = hk.cluster compute {
 // CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: scf.if %[[OK]] {
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] inbounds
-// CHECK-NEXT: hk.mma
-// CHECK-NEXT: hk.yield
-// CHECK: } else {
-// CHECK-NEXT: hk.cluster compute {
-// CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: } else {
 // CHECK-NEXT: arith.addi %[[K]]
 // CHECK-NEXT: %[[MORE2:.*]] = arith.cmpi slt
 // CHECK-NEXT: scf.if %[[MORE2]] {
 // CHECK-NEXT: hk.group_load async %{{.*}}, %[[SPARE]] :
 // CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.yield
 // CHECK-NOT: rocdl.sched.group.barrier
 // CHECK: hk.wait
 // CHECK-NEXT: hk.barrier
@@ -158,22 +158,16 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // -----
 
 // An hk.priority in the loop goes with the computation around it, in
-// place, in both versions of the compute cluster.
+// place, in the compute cluster.
 // CHECK-LABEL: hk.kernel @priority
-// CHECK: scf.if
-// CHECK-NEXT: hk.cluster compute {
+// CHECK: hk.cluster compute {
 // CHECK-NEXT: hk.load
-// CHECK-NEXT: hk.group_load async
-// CHECK-NEXT: hk.mma
-// CHECK-NEXT: hk.priority 0
-// CHECK-NEXT: hk.exp2
-// CHECK-NEXT: hk.priority 1
-// CHECK-NEXT: hk.yield
-// CHECK: } else {
+// CHECK-NEXT: scf.if
 // CHECK: hk.mma
 // CHECK-NEXT: hk.priority 0
 // CHECK-NEXT: hk.exp2
 // CHECK-NEXT: hk.priority 1
+// CHECK-NEXT: hk.yield
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @priority(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4>) {
     %c0 = arith.constant 0 : index
@@ -321,16 +315,12 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[TWO:.*]] = arith.addi %[[STEP]], %[[STEP]] : index
 // CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[K]], %[[TWO]] : index
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[AHEAD]], %[[BOUND]]
-// CHECK-NEXT: %[[V:.*]]:2 = scf.if %[[OK]] -> (!hk.rt<16x16xf32>, !hk.token)
-// CHECK-NEXT: %[[IN:.*]]:2 = hk.cluster compute {
+// CHECK-NEXT: %[[V:.*]]:2 = hk.cluster compute {
 // CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK-NEXT: %[[TOK:.*]] = scf.if %[[OK]] -> (!hk.token) {
 // CHECK-NEXT: %[[TIN:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] inbounds
-// CHECK-NEXT: %[[DIN:.*]] = hk.mma
-// CHECK-NEXT: hk.yield %[[DIN]], %[[TIN]]
-// CHECK: scf.yield %[[IN]]#0, %[[IN]]#1
+// CHECK-NEXT: scf.yield %[[TIN]]
 // CHECK-NEXT: } else {
-// CHECK-NEXT: %[[EDGE:.*]]:2 = hk.cluster compute {
-// CHECK-NEXT: hk.load %[[CUR_A]]
 // CHECK-NEXT: %[[PAST:.*]] = arith.cmpi sge, %[[AHEAD]], %[[UB:.*]] : index
 // CHECK-NEXT: %[[SOME:.*]] = arith.cmpi sge, %[[BOUND]], %[[C0]] : index
 // CHECK-NEXT: %[[AGAIN:.*]] = arith.andi %[[PAST]], %[[SOME]] : i1
@@ -341,9 +331,10 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[TPATH:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] :
 // CHECK-NEXT: scf.yield %[[TPATH]] : !hk.token
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[DEDGE:.*]] = hk.mma
-// CHECK-NEXT: hk.yield %[[DEDGE]], %[[TEDGE]]
-// CHECK: scf.yield %[[EDGE]]#0, %[[EDGE]]#1
+// CHECK-NEXT: scf.yield %[[TEDGE]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[D:.*]] = hk.mma
+// CHECK-NEXT: hk.yield %[[D]], %[[TOK]]
 // CHECK: hk.wait [%[[TOK_A]]]
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: scf.yield %[[V]]#0, %[[NEXT_A]], %[[FREE_A]], %[[CUR_A]], %[[V]]#1
@@ -425,6 +416,57 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       %d = hk.mma abt %a, %b, %c : !hk.rt<16x32xbf16>, !hk.rt<16x32xbf16>, !hk.rt<16x16xf32>
       hk.barrier
       scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
+// A body that reads shared tiles after its first MFMAs (attention's V)
+// keeps the whole compute cluster in two versions, each with its own
+// prefetch: with the prefetch versioned alone, the gfx942 attention kernels
+// stalled on their loads.
+// CHECK-LABEL: hk.kernel @reads_after_compute
+// CHECK: scf.for
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle
+// CHECK-NEXT: %{{.*}} = scf.if %[[OK]] -> (!hk.rt<16x16xf32>) {
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.group_load async {{.*}} inbounds
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.yield
+// CHECK: } else {
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: arith.cmpi slt
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: hk.group_load async
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.mma
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @reads_after_compute(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(4) schedule(#hk.interleave<waves = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      %b = hk.load %sA[%c1, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %e = hk.mma abt %b, %b, %d : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %e : !hk.rt<16x16xf32>
     }
     hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
     hk.return

@@ -3,6 +3,10 @@
 // MFMAs form one compute cluster ending in the instruction groups LLVM interleaves
 // (sched_group_barrier mask 0x8: MFMA, 0x100: LDS read, 0x20: vector-memory
 // read); the iteration ends by waiting for the prefetch and a barrier.
+// hk-double-buffer versions only the prefetch of a GEMM body (branch-free
+// or guarded); vector-memory groups need the loads in the MFMAs' basic
+// block, so with some (the first RUN) hk-interleave versions the whole
+// cluster again, and without (PAIRS) the prefetch stays versioned alone.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=1 ds-reads-per-group=1 vmem-per-group=1" | FileCheck %s
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=PAIRS
 // The same group sizes from the kernel's schedule, which wins over the
@@ -83,6 +87,14 @@
 // CHECK-NEXT: scf.yield %[[D2]]
 
 // Pairs of MFMAs, one LDS read after each pair, no memory group: 16 rounds.
+// PAIRS: scf.for
+// PAIRS: hk.cluster compute {
+// PAIRS-NEXT: hk.load
+// PAIRS-NEXT: hk.load
+// PAIRS-NEXT: scf.if %{{.*}} {
+// PAIRS-NEXT: hk.group_load async {{.*}} inbounds
+// PAIRS-NEXT: hk.group_load async {{.*}} inbounds
+// PAIRS-NEXT: } else {
 // PAIRS: hk.mma
 // PAIRS-NEXT: rocdl.sched.group.barrier 8, 2, 0
 // PAIRS-NEXT: rocdl.sched.group.barrier 256, 1, 0

@@ -1,5 +1,7 @@
 //===- BufferLoads.cpp - Buffer and direct-to-LDS paths for global memory -===//
 
+#include "MainLoop.h"
+
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
 
@@ -72,7 +74,28 @@ public:
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    // A prefetch staged through registers needs the ops after it in its
+    // basic block: the lowering defers its LDS writes to that block's end,
+    // behind the MFMAs. Where hk-double-buffer versioned it alone in a
+    // compute cluster (an interleave GEMM's), the cluster is versioned
+    // whole.
+    SmallVector<std::pair<ClusterOp, scf::IfOp>> staged;
+    getOperation().walk([&](ClusterOp cluster) {
+      if (cluster.getKind() != ClusterKind::Compute)
+        return;
+      scf::IfOp prefetch = findVersionedPrefetch(cluster);
+      if (prefetch && prefetch
+                          ->walk([](GroupLoadOp load) {
+                            return load.getPath() == TransferPath::Buffer
+                                       ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+                          })
+                          .wasInterrupted())
+        staged.emplace_back(cluster, prefetch);
+    });
+    for (auto [cluster, prefetch] : staged)
+      versionWholeCluster(cluster, prefetch);
   }
 };
 

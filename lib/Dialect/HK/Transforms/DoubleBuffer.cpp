@@ -716,13 +716,19 @@ private:
     BarrierOp::create(b, loc, IntegerAttr());
   }
 
-  /// One compute cluster in two versions: with a branch-free prefetch when
-  /// the next tiles exist and lie inside their views, with the guarded one
-  /// otherwise. With three stages the prefetched tile is k+2, into the free
-  /// buffers, and the iteration ends waiting for tile k+1 only; the
-  /// otherwise-version loads tile k+2 even past the end (into a buffer
-  /// nothing reads: emitRingEdgePrefetch), so that both versions have its
-  /// tokens.
+  /// One compute cluster whose prefetch comes in two versions: branch-free
+  /// when the next tiles exist and lie inside their views, guarded
+  /// otherwise. When every shared-tile read of the body goes ahead of the
+  /// prefetch (GEMMs), only the prefetch is versioned: with the whole
+  /// cluster in two versions, the accumulators merged at the end of the
+  /// branch and LLVM's register allocation gave the MFMAs' results other
+  /// registers than their inputs, copying every accumulator back each
+  /// iteration (128 `v_mov_b32` per iteration of the gfx950 fp8 interleave
+  /// GEMM). Otherwise the cluster is. With three stages the prefetched tile
+  /// is k+2, into the free buffers, and the iteration ends waiting for
+  /// tile k+1 only; the guarded version loads tile k+2 even past the end
+  /// (into a buffer nothing reads: emitRingEdgePrefetch), so that both
+  /// versions have its tokens.
   void buildInterleaveBody(OpBuilder &b) {
     SmallVector<Operation *> ops;
     for (const Run &run : plain.runs)
@@ -762,43 +768,46 @@ private:
     SmallVector<Type> tokenTypes;
     if (stages == 3)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
-    SmallVector<Type> types = llvm::to_vector(ValueRange(escaping).getTypes());
-    types.append(tokenTypes);
-    auto version =
-        scf::IfOp::create(b, loc, types, interior, /*withElseRegion=*/true);
-    auto buildVersion = [&](Block *block, bool inbounds) {
-      OpBuilder vb = OpBuilder::atBlockBegin(block);
-      ClusterOp cluster = buildCluster(
-          vb, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
-          [&](OpBuilder &cb) {
-            SmallVector<Value> tokens;
-            if (!inbounds && stages == 2) {
-              emitGuardedPrefetch(cb, std::nullopt);
-              return tokens;
-            }
-            if (!inbounds && prefetchBound)
-              return emitRingEdgePrefetch(cb, next, nextIndices);
-            // The indices hk.in_bounds checked, computed above.
-            for (auto [load, indices, dest] :
-                 llvm::zip(plain.loads, nextIndices, dests)) {
-              GroupLoadOp copy =
-                  createLoad(cb, load, indices, dest, /*async=*/true,
-                             std::nullopt, /*inbounds=*/inbounds);
-              if (stages == 3)
-                tokens.push_back(copy.getToken());
-            }
-            return tokens;
-          },
-          ahead);
-      scf::YieldOp::create(vb, loc, cluster.getResults());
+    auto prefetch = [&](OpBuilder &cb, std::optional<bool> inbounds) {
+      return inbounds ? emitInterleavePrefetch(cb, *inbounds, next, nextIndices,
+                                               dests)
+                      : emitVersionedPrefetch(cb, interior, next, nextIndices,
+                                              dests);
     };
-    buildVersion(version.thenBlock(), /*inbounds=*/true);
-    buildVersion(version.elseBlock(), /*inbounds=*/false);
-    for (auto [value, result] : llvm::zip(escaping, version.getResults()))
-      map.map(value, result);
+    ValueRange results;
+    if (llvm::count_if(plain.runs, [](const Run &run) {
+          return run.role == Role::Read;
+        }) == 1) {
+      // Every read goes ahead of the prefetch (a GEMM): only the prefetch
+      // is versioned, and the MFMAs follow both versions.
+      ClusterOp cluster = buildCluster(
+          b, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
+          [&](OpBuilder &cb) { return prefetch(cb, std::nullopt); }, ahead);
+      results = cluster.getResults();
+    } else {
+      // Reads follow the prefetch (attention's V): the whole cluster comes
+      // in two versions. With only the prefetch versioned, the gfx942
+      // attention kernels (which stage V through registers) were predicted
+      // 22-32% slower, their loops stalled on vmcnt a quarter of the time.
+      SmallVector<Type> types =
+          llvm::to_vector(ValueRange(escaping).getTypes());
+      types.append(tokenTypes);
+      auto version =
+          scf::IfOp::create(b, loc, types, interior, /*withElseRegion=*/true);
+      for (bool inbounds : {true, false}) {
+        OpBuilder vb = OpBuilder::atBlockBegin(inbounds ? version.thenBlock()
+                                                        : version.elseBlock());
+        ClusterOp cluster = buildCluster(
+            vb, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
+            [&](OpBuilder &cb) { return prefetch(cb, inbounds); }, ahead);
+        scf::YieldOp::create(vb, loc, cluster.getResults());
+      }
+      for (auto [value, result] : llvm::zip(escaping, version.getResults()))
+        map.map(value, result);
+      results = version.getResults();
+    }
     if (stages == 3) {
-      nextTokens.assign(version.getResults().begin() + escaping.size(),
-                        version.getResults().end());
+      nextTokens.assign(results.begin() + escaping.size(), results.end());
       // Tile k+1 has landed everywhere after the barrier, and every wave is
       // done reading tile k, whose buffers the next iteration fills.
       WaitOp::create(b, loc, aheadToken);
@@ -806,6 +815,56 @@ private:
       WaitOp::create(b, loc, ValueRange());
     }
     BarrierOp::create(b, loc, IntegerAttr());
+  }
+
+  /// The interleave body's prefetch in both versions, chosen by `interior`.
+  /// Returns the tokens of the one that ran with three stages.
+  SmallVector<Value> emitVersionedPrefetch(OpBuilder &b, Value interior,
+                                           Value next,
+                                           ArrayRef<SmallVector<Value>> indices,
+                                           ArrayRef<Value> dests) {
+    SmallVector<Type> tokenTypes;
+    if (stages == 3)
+      tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
+    auto version = scf::IfOp::create(b, loc, tokenTypes, interior,
+                                     /*withElseRegion=*/true);
+    for (bool inbounds : {true, false}) {
+      Block *block = inbounds ? version.thenBlock() : version.elseBlock();
+      // Without results the branches already end in their yields.
+      if (tokenTypes.empty()) {
+        OpBuilder vb = OpBuilder::atBlockTerminator(block);
+        emitInterleavePrefetch(vb, inbounds, next, indices, dests);
+        continue;
+      }
+      OpBuilder vb = OpBuilder::atBlockBegin(block);
+      scf::YieldOp::create(
+          vb, loc, emitInterleavePrefetch(vb, inbounds, next, indices, dests));
+    }
+    return version.getResults();
+  }
+
+  /// The interleave body's prefetch of tile `next` (at `indices`, into
+  /// `dests`): `inbounds` (the tiles lie inside their views) or guarded.
+  /// Returns the loads' tokens with three stages.
+  SmallVector<Value>
+  emitInterleavePrefetch(OpBuilder &b, bool inbounds, Value next,
+                         ArrayRef<SmallVector<Value>> indices,
+                         ArrayRef<Value> dests) {
+    SmallVector<Value> tokens;
+    if (!inbounds && stages == 2) {
+      emitGuardedPrefetch(b, std::nullopt);
+      return tokens;
+    }
+    if (!inbounds && prefetchBound)
+      return emitRingEdgePrefetch(b, next, indices);
+    for (auto [load, loadIndices, dest] :
+         llvm::zip(plain.loads, indices, dests)) {
+      GroupLoadOp copy = createLoad(b, load, loadIndices, dest, /*async=*/true,
+                                    std::nullopt, /*inbounds=*/inbounds);
+      if (stages == 3)
+        tokens.push_back(copy.getToken());
+    }
+    return tokens;
   }
 
   /// The ring's prefetch of tile `next` (at `indices`) where it does not lie

@@ -45,6 +45,16 @@ constexpr int32_t kMaskDsRead = 0x100;
 /// its MFMAs, an LDS read per 16 bytes a lane loads from shared tiles, a
 /// vector-memory read per load of the chip's widest direct-to-LDS width
 /// (the prefetch of a group load, split over the block's waves).
+/// Whether `op` lies in the else region of an scf.if inside `cluster`.
+bool inElseBranch(Operation *op, ClusterOp cluster) {
+  for (Operation *parent = op->getParentOp(); parent && parent != cluster;
+       op = parent, parent = parent->getParentOp())
+    if (auto branch = dyn_cast<scf::IfOp>(parent);
+        branch && op->getParentRegion() == &branch.getElseRegion())
+      return true;
+  return false;
+}
+
 ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
   ClusterWork work;
   int64_t lanes = chip.waveSize;
@@ -81,6 +91,10 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
         work.dsReads += reads;
       }
     } else if (auto load = dyn_cast<GroupLoadOp>(op)) {
+      // A prefetch in two versions (hk-double-buffer's, branch-free and
+      // guarded) issues one of them: count the first.
+      if (inElseBranch(load, cluster))
+        return;
       SharedTileType tile = load.getDest().getType();
       int64_t bytes = tile.getRows() * tile.getCols() *
                       tile.getElementType().getIntOrFloatBitWidth() / 8;
@@ -122,6 +136,19 @@ void addInstructionGroups(ClusterOp cluster, GroupSizes sizes) {
     group(kMaskDsRead, sizes.dsReads);
     group(kMaskVmemRead, sizes.vmem);
   }
+}
+
+/// Vector-memory groups interleave only loads in the MFMAs' basic block: a
+/// cluster given some whose prefetch is versioned alone is versioned whole
+/// instead, and the groups go into each version.
+void addInstructionGroupsAround(ClusterOp cluster, GroupSizes sizes) {
+  scf::IfOp prefetch = sizes.vmem ? findVersionedPrefetch(cluster) : nullptr;
+  if (!prefetch) {
+    addInstructionGroups(cluster, sizes);
+    return;
+  }
+  for (ClusterOp version : versionWholeCluster(cluster, prefetch))
+    addInstructionGroups(version, sizes);
 }
 
 /// Issue priorities for a compute cluster whose MFMAs alternate with a
@@ -229,10 +256,14 @@ private:
     std::optional<InterleaveCosts> costs;
     if (chip)
       costs = costsFor(*chip, waves);
+    // Collected first: a cluster may be replaced by two (above).
+    SmallVector<ClusterOp> clusters;
     loop->walk([&](ClusterOp cluster) {
-      if (cluster.getKind() != ClusterKind::Compute ||
-          cluster->getParentOfType<ClusterOp>())
-        return;
+      if (cluster.getKind() == ClusterKind::Compute &&
+          !cluster->getParentOfType<ClusterOp>())
+        clusters.push_back(cluster);
+    });
+    for (ClusterOp cluster : clusters) {
       if (prioritise && placePriorities(cluster)) {
         prioritised = true;
         if (remarks)
@@ -240,8 +271,9 @@ private:
                                   "priority 1, the softmax at 0";
       }
       if (!choose && !remarks) {
-        addInstructionGroups(cluster, {*pinned[0], *pinned[1], *pinned[2]});
-        return;
+        addInstructionGroupsAround(cluster,
+                                   {*pinned[0], *pinned[1], *pinned[2]});
+        continue;
       }
       ClusterWork work = countWork(cluster, *chip, waves);
       InterleaveChoice best = chooseInterleave(work, *costs, pinned);
@@ -260,8 +292,8 @@ private:
             << work.mfmaCycles << " cycles, " << work.dsReads
             << " LDS reads and " << work.vmemReads << " vector-memory reads";
       }
-      addInstructionGroups(cluster, best.sizes);
-    });
+      addInstructionGroupsAround(cluster, best.sizes);
+    }
     // The loop is entered at priority 1, the code after it goes back to 0.
     if (prioritised) {
       OpBuilder b(*loop);

@@ -62,6 +62,44 @@ bool hk::hasClusters(scf::ForOp loop) {
       .wasInterrupted();
 }
 
+scf::IfOp hk::findVersionedPrefetch(ClusterOp cluster) {
+  for (Operation &op : cluster.getBody().front())
+    if (auto branch = dyn_cast<scf::IfOp>(op);
+        branch && branch.elseBlock() &&
+        branch->walk([](GroupLoadOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return branch;
+  return {};
+}
+
+std::array<ClusterOp, 2> hk::versionWholeCluster(ClusterOp cluster,
+                                                 scf::IfOp prefetch) {
+  OpBuilder b(cluster);
+  Location loc = cluster.getLoc();
+  auto version =
+      scf::IfOp::create(b, loc, cluster.getResultTypes(),
+                        prefetch.getCondition(), /*withElseRegion=*/true);
+  std::array<ClusterOp, 2> clones;
+  for (unsigned i = 0; i < 2; ++i) {
+    OpBuilder vb = OpBuilder::atBlockEnd(i == 0 ? version.thenBlock()
+                                                : version.elseBlock());
+    IRMapping map;
+    clones[i] = cast<ClusterOp>(vb.clone(*cluster, map));
+    auto branch = cast<scf::IfOp>(map.lookup(prefetch.getOperation()));
+    Block *taken = i == 0 ? branch.thenBlock() : branch.elseBlock();
+    Operation *yield = taken->getTerminator();
+    branch.replaceAllUsesWith(yield->getOperands());
+    yield->erase();
+    branch->getBlock()->getOperations().splice(branch->getIterator(),
+                                               taken->getOperations());
+    branch.erase();
+    scf::YieldOp::create(vb, loc, clones[i].getResults());
+  }
+  cluster.replaceAllUsesWith(version.getResults());
+  cluster.erase();
+  return clones;
+}
+
 int64_t hk::countMfmas(MmaOp mma) {
   MfmaShapeAttr instr = *mma.getInstr();
   return (mma.getM() / instr.getM()) * (mma.getN() / instr.getN()) *

@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <array>
+
 namespace hk {
 
 /// The loop a kernel's schedule applies to: the one that names a schedule
@@ -35,6 +37,19 @@ bool hasInstructionGroups(KernelOp kernel);
 
 /// The loop's body is made of hk.cluster ops (anywhere in it).
 bool hasClusters(mlir::scf::ForOp loop);
+
+/// The scf.if among `cluster`'s own ops whose branches issue group loads
+/// (hk-double-buffer's prefetch, versioned alone in a GEMM body), if any.
+mlir::scf::IfOp findVersionedPrefetch(ClusterOp cluster);
+
+/// Replaces `cluster` by an scf.if on `prefetch`'s condition around two
+/// clones of the cluster, each with one of `prefetch`'s branches in place
+/// of it; returns the clones (the branch-free version first). For what
+/// needs the loads in the basic block of the ops after them: instruction
+/// groups that interleave them with the MFMAs, and register-staged copies,
+/// whose LDS writes the lowering defers to the end of that block.
+std::array<ClusterOp, 2> versionWholeCluster(ClusterOp cluster,
+                                             mlir::scf::IfOp prefetch);
 
 /// MFMA instructions an hk.mma with its instruction issues.
 int64_t countMfmas(MmaOp mma);

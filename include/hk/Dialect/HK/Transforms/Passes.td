@@ -121,10 +121,17 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     the last iteration's tiles bound all others); where it holds, the
     prefetch is an `inbounds` group load of tile min(k+1, last), without
     bounds arithmetic or edge path, behind one uniform branch on the flag.
-    `#hk.interleave`: one compute cluster in two versions; when the next
-    tiles exist and lie wholly inside their views (`hk.in_bounds`) the
-    prefetch is a branch-free `inbounds` group load inside it, otherwise
-    the guarded prefetch with its edge path comes first. Where every
+    `#hk.interleave`: one compute cluster; when the next tiles exist and
+    lie wholly inside their views (`hk.in_bounds`) the prefetch is a
+    branch-free `inbounds` group load, otherwise the guarded prefetch with
+    its edge path, both after the body's first reads. When every read of
+    the body goes before the prefetch (a GEMM), only the prefetch is in
+    two versions (an `scf.if` in the cluster), so that the accumulators do
+    not merge at the end of a branch (LLVM copied them back every
+    iteration); otherwise (attention's V reads) the whole cluster is.
+    hk-interleave, given vector-memory groups, and hk-buffer-loads, for a
+    prefetch staged through registers, version such a cluster whole again:
+    both need the loads in the MFMAs' basic block. Where every
     load's indices grow with the induction variable, the last iteration
     whose tiles lie inside (the last one, the one before it when the last
     tile is ragged, or none) is computed once before the loop, and an
@@ -281,6 +288,9 @@ def HKBufferLoads : Pass<"hk-buffer-loads", "mlir::ModuleOp"> {
 
     `direct=always` makes group loads direct on every chip (4 bytes per lane
     on gfx942), `direct=never` stages them through registers everywhere.
+    A staged prefetch that hk-double-buffer versioned alone in a compute
+    cluster gets the cluster versioned whole, so that the lowering can
+    defer its LDS writes behind the MFMAs.
     Run before `hk-lds-layout`, which keeps the bytes of each direct lane
     together.
   }];
