@@ -210,10 +210,9 @@ static void loadByteVectorsAsDwords(llvm::Module &module) {
       b.SetCurrentDebugLocation(load->getDebugLoc());
       llvm::LoadInst *wide = b.CreateAlignedLoad(
           dwords, load->getPointerOperand(), load->getAlign(), load->getName());
-      wide->copyMetadata(*load, {llvm::LLVMContext::MD_alias_scope,
-                                 llvm::LLVMContext::MD_noalias,
-                                 llvm::LLVMContext::MD_nontemporal,
-                                 llvm::LLVMContext::MD_invariant_load});
+      // All of the load's metadata but the range of its i8 elements.
+      wide->copyMetadata(*load);
+      wide->setMetadata(llvm::LLVMContext::MD_range, nullptr);
       load->replaceAllUsesWith(b.CreateBitCast(wide, type));
       load->eraseFromParent();
     }
