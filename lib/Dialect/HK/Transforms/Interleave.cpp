@@ -41,10 +41,6 @@ constexpr int32_t kMaskMfma = 0x008;
 constexpr int32_t kMaskVmemRead = 0x020;
 constexpr int32_t kMaskDsRead = 0x100;
 
-/// What a wave's compute cluster issues, as the cost function counts it:
-/// its MFMAs, an LDS read per 16 bytes a lane loads from shared tiles, a
-/// vector-memory read per load of the chip's widest direct-to-LDS width
-/// (the prefetch of a group load, split over the block's waves).
 /// Whether `op` lies in the else region of an scf.if inside `cluster`.
 bool inElseBranch(Operation *op, ClusterOp cluster) {
   for (Operation *parent = op->getParentOp(); parent && parent != cluster;
@@ -55,6 +51,10 @@ bool inElseBranch(Operation *op, ClusterOp cluster) {
   return false;
 }
 
+/// What a wave's compute cluster issues, as the cost function counts it:
+/// its MFMAs, an LDS read per 16 bytes a lane loads from shared tiles, a
+/// vector-memory read per load of the chip's widest direct-to-LDS width
+/// (the prefetch of a group load, split over the block's waves).
 ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
   ClusterWork work;
   int64_t lanes = chip.waveSize;
