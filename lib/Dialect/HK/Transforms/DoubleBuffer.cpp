@@ -724,10 +724,11 @@ private:
   /// branch and LLVM's register allocation gave the MFMAs' results other
   /// registers than their inputs, copying every accumulator back each
   /// iteration (128 `v_mov_b32` per iteration of the gfx950 fp8 interleave
-  /// GEMM). Otherwise the cluster is. With three stages the prefetched tile
-  /// is k+2, into the free buffers, and the iteration ends waiting for
-  /// tile k+1 only; the guarded version loads tile k+2 even past the end
-  /// (into a buffer nothing reads: emitRingEdgePrefetch), so that both
+  /// GEMM). Otherwise the cluster is (versionWholeCluster, which
+  /// hk-interleave and hk-buffer-loads use too). With three stages the
+  /// prefetched tile is k+2, into the free buffers, and the iteration ends
+  /// waiting for tile k+1 only; the guarded version loads tile k+2 even past
+  /// the end (into a buffer nothing reads: emitRingEdgePrefetch), so that both
   /// versions have its tokens.
   void buildInterleaveBody(OpBuilder &b) {
     SmallVector<Operation *> ops;
@@ -768,44 +769,27 @@ private:
     SmallVector<Type> tokenTypes;
     if (stages == 3)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
-    auto prefetch = [&](OpBuilder &cb, std::optional<bool> inbounds) {
-      return inbounds ? emitInterleavePrefetch(cb, *inbounds, next, nextIndices,
-                                               dests)
-                      : emitVersionedPrefetch(cb, interior, next, nextIndices,
-                                              dests);
-    };
-    ValueRange results;
+    ClusterOp cluster = buildCluster(
+        b, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
+        [&](OpBuilder &cb) {
+          return emitVersionedPrefetch(cb, interior, next, nextIndices, dests,
+                                       tokenTypes);
+        },
+        ahead);
+    ValueRange results = cluster.getResults();
     if (llvm::count_if(plain.runs, [](const Run &run) {
           return run.role == Role::Read;
-        }) == 1) {
-      // Every read goes ahead of the prefetch (a GEMM): only the prefetch
-      // is versioned, and the MFMAs follow both versions.
-      ClusterOp cluster = buildCluster(
-          b, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
-          [&](OpBuilder &cb) { return prefetch(cb, std::nullopt); }, ahead);
-      results = cluster.getResults();
-    } else {
+        }) > 1) {
       // Reads follow the prefetch (attention's V): the whole cluster comes
       // in two versions. With only the prefetch versioned, the gfx942
       // attention kernels, which stage V through registers, were predicted
       // 22-32% slower (their staged writes no longer deferred), the gfx950
       // ones within 2.5% either way: not worth a different schedule.
-      SmallVector<Type> types =
-          llvm::to_vector(ValueRange(escaping).getTypes());
-      types.append(tokenTypes);
-      auto version =
-          scf::IfOp::create(b, loc, types, interior, /*withElseRegion=*/true);
-      for (bool inbounds : {true, false}) {
-        OpBuilder vb = OpBuilder::atBlockBegin(inbounds ? version.thenBlock()
-                                                        : version.elseBlock());
-        ClusterOp cluster = buildCluster(
-            vb, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
-            [&](OpBuilder &cb) { return prefetch(cb, inbounds); }, ahead);
-        scf::YieldOp::create(vb, loc, cluster.getResults());
-      }
-      for (auto [value, result] : llvm::zip(escaping, version.getResults()))
+      std::array<ClusterOp, 2> versions =
+          versionWholeCluster(cluster, findVersionedPrefetch(cluster));
+      results = versions[0]->getParentOp()->getResults();
+      for (auto [value, result] : llvm::zip(escaping, results))
         map.map(value, result);
-      results = version.getResults();
     }
     if (stages == 3) {
       nextTokens.assign(results.begin() + escaping.size(), results.end());
@@ -819,14 +803,13 @@ private:
   }
 
   /// The interleave body's prefetch in both versions, chosen by `interior`.
-  /// Returns the tokens of the one that ran with three stages.
+  /// Returns the tokens (of `tokenTypes`: with three stages) of the one
+  /// that ran.
   SmallVector<Value> emitVersionedPrefetch(OpBuilder &b, Value interior,
                                            Value next,
                                            ArrayRef<SmallVector<Value>> indices,
-                                           ArrayRef<Value> dests) {
-    SmallVector<Type> tokenTypes;
-    if (stages == 3)
-      tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
+                                           ArrayRef<Value> dests,
+                                           TypeRange tokenTypes) {
     auto version = scf::IfOp::create(b, loc, tokenTypes, interior,
                                      /*withElseRegion=*/true);
     for (bool inbounds : {true, false}) {
