@@ -11,7 +11,10 @@
 // view's edge stages it through registers instead and issues no direct
 // instructions; its own loads are waited for before it writes LDS, and
 // because they retire in order that wait retires every earlier load too,
-// so counting it as a direct load stays safe.
+// so counting it as a direct load stays safe. A group load may be shared by
+// the first few waves only (ping-pong's prefetch, by wave group 0): a wave
+// waiting for X counts a later load only if it issued that load too, so a
+// load shared by fewer waves than X counts as none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,20 +46,27 @@ namespace {
 
 constexpr int64_t kUnknown = 0;
 
-/// Direct-to-LDS instructions `op` surely issues (per wave) when it runs.
-int64_t directInstructions(Operation *op) {
+/// The waves a group load is shared by: the first `waves` of the kernel.
+int64_t loadingWaves(GroupLoadOp load) { return load.getWaves().value_or(0); }
+
+/// Direct-to-LDS instructions `op` surely issues (per wave) when it runs,
+/// in every one of the first `waves` waves (those that issued the load
+/// being waited for): a load shared by fewer waves counts as none, since
+/// the others issue nothing for it.
+int64_t directInstructions(Operation *op, int64_t waves) {
   if (auto load = dyn_cast<GroupLoadOp>(op)) {
     const ChipInfo *chip = lookupTargetChip(op);
-    if (load.getPath() == TransferPath::Direct && chip)
+    if (load.getPath() == TransferPath::Direct && chip &&
+        loadingWaves(load) >= waves)
       return planDirectCopy(load, *chip).perWaveMinimum();
     return 0;
   }
   // A cluster's body runs exactly once, and one of an if-else's two
   // versions; loops, and an if without else, may not run.
-  auto sumOf = [](Block &block) {
+  auto sumOf = [&](Block &block) {
     int64_t sum = 0;
     for (Operation &inner : block)
-      sum += directInstructions(&inner);
+      sum += directInstructions(&inner, waves);
     return sum;
   };
   if (auto cluster = dyn_cast<ClusterOp>(op))
@@ -67,19 +77,20 @@ int64_t directInstructions(Operation *op) {
   return 0;
 }
 
-/// Instructions issued by the ops strictly between `from` and `to` (or the
-/// end of the block when `to` is null).
-int64_t countBetween(Operation *from, Operation *to) {
+/// Instructions each of the first `waves` waves issues by the ops strictly
+/// between `from` and `to` (or the end of the block when `to` is null).
+int64_t countBetween(Operation *from, Operation *to, int64_t waves) {
   int64_t sum = 0;
   for (Operation *op = from->getNextNode(); op && op != to;
        op = op->getNextNode())
-    sum += directInstructions(op);
+    sum += directInstructions(op, waves);
   return sum;
 }
 
-/// Instructions issued from the start of `target`'s block up to `target`,
-/// and so on up through its ancestors until `stop`'s block.
-int64_t countDownTo(Operation *target, Block *stop) {
+/// Instructions each of the first `waves` waves issues from the start of
+/// `target`'s block up to `target`, and so on up through its ancestors
+/// until `stop`'s block.
+int64_t countDownTo(Operation *target, Block *stop, int64_t waves) {
   int64_t sum = 0;
   for (Operation *op = target; op && op->getBlock() != stop;
        op = op->getParentOp()) {
@@ -87,7 +98,7 @@ int64_t countDownTo(Operation *target, Block *stop) {
     for (Operation &before : *block) {
       if (&before == op)
         break;
-      sum += directInstructions(&before);
+      sum += directInstructions(&before, waves);
     }
   }
   return sum;
@@ -119,12 +130,13 @@ bool collectProducers(Value token, SmallVectorImpl<GroupLoadOp> &producers) {
   return false;
 }
 
-/// Instructions issued after `op` to the end of `body`, which holds it:
-/// the rest of each block from `op` up through its ancestors.
-int64_t countToEnd(Operation *op, Block *body) {
+/// Instructions each of the first `waves` waves issues after `op` to the
+/// end of `body`, which holds it: the rest of each block from `op` up
+/// through its ancestors.
+int64_t countToEnd(Operation *op, Block *body, int64_t waves) {
   int64_t sum = 0;
   for (; op; op = op->getParentOp()) {
-    sum += countBetween(op, nullptr);
+    sum += countBetween(op, nullptr, waves);
     if (op->getBlock() == body)
       return sum;
   }
@@ -136,10 +148,11 @@ int64_t countToEnd(Operation *op, Block *body) {
 /// the producer up to the block that also holds the wait, the ops between
 /// there, and the wait's blocks down to it.
 int64_t countFromProducer(GroupLoadOp producer, Operation *wait) {
+  int64_t waves = loadingWaves(producer);
   int64_t sum = 0;
   Operation *op = producer;
   while (!op->getBlock()->findAncestorOpInBlock(*wait)) {
-    sum += countBetween(op, nullptr);
+    sum += countBetween(op, nullptr, waves);
     op = op->getParentOp();
     if (!op || isa<scf::ForOp, KernelOp>(op))
       return kUnknown;
@@ -147,7 +160,8 @@ int64_t countFromProducer(GroupLoadOp producer, Operation *wait) {
   Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*wait);
   if (ancestor == op || !op->isBeforeInBlock(ancestor))
     return kUnknown;
-  return sum + countBetween(op, ancestor) + countDownTo(wait, op->getBlock());
+  return sum + countBetween(op, ancestor, waves) +
+         countDownTo(wait, op->getBlock(), waves);
 }
 
 /// The fewest instructions on any path from the loads behind `token` to
@@ -176,7 +190,10 @@ int64_t countForToken(Value token, Operation *wait) {
   Operation *inBody = body->findAncestorOpInBlock(*wait);
   if (!inBody)
     return kUnknown;
-  int64_t intoBody = countDownTo(wait, body->getParentOp()->getBlock());
+  auto intoBody = [&](GroupLoadOp load) {
+    return countDownTo(wait, body->getParentOp()->getBlock(),
+                       loadingWaves(load));
+  };
 
   int64_t best = std::numeric_limits<int64_t>::max();
   Value init = forOp.getInitArgs()[index];
@@ -184,7 +201,8 @@ int64_t countForToken(Value token, Operation *wait) {
     if (load.getPath() == TransferPath::Direct) {
       if (load->getBlock() != forOp->getBlock())
         return kUnknown;
-      best = std::min(best, countBetween(load, forOp) + intoBody);
+      best = std::min(best, countBetween(load, forOp, loadingWaves(load)) +
+                                intoBody(load));
     }
   } else {
     return kUnknown;
@@ -199,7 +217,8 @@ int64_t countForToken(Value token, Operation *wait) {
     if (!body->findAncestorOpInBlock(*load))
       return kUnknown;
     if (load.getPath() == TransferPath::Direct)
-      best = std::min(best, countToEnd(load, body) + intoBody);
+      best = std::min(best, countToEnd(load, body, loadingWaves(load)) +
+                                intoBody(load));
   }
   return best;
 }

@@ -15,7 +15,7 @@ hk.kernel @too_big(%A: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 
   %sA = hk.alloc : !hk.st<256x64xbf16>
   %sB = hk.alloc : !hk.st<256x64xbf16>
   %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  // expected-error @below {{needs 131072 bytes of LDS once its 2 shared tile(s) are double-buffered, but gfx942 has 65536 per workgroup; use smaller tiles}}
+  // expected-error @below {{needs 131072 bytes of LDS once its 2 shared tile(s) have 2 copies each, but gfx942 has 65536 per workgroup; use smaller tiles or fewer stages}}
   %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
     hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<256x64xbf16>
     hk.group_load %A[%c1, %k], %sB : !hk.gl<?x?xbf16>, !hk.st<256x64xbf16>
@@ -153,7 +153,28 @@ hk.kernel @ring_too_big(%A: !hk.gl<?x?xbf16>) waves(4) schedule(#hk.interleave<w
   %c1 = arith.constant 1 : index
   %sA = hk.alloc : !hk.st<128x128xbf16>
   %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
-  // expected-error @below {{needs 98304 bytes of LDS once its 1 shared tile(s) are triple-buffered, but gfx942 has 65536 per workgroup; use smaller tiles}}
+  // expected-error @below {{needs 98304 bytes of LDS once its 1 shared tile(s) have 3 copies each, but gfx942 has 65536 per workgroup; use smaller tiles or fewer stages}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<128x128xbf16>
+    %a = hk.load %sA[%c0, %c0] : !hk.st<128x128xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+    %d = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}
+}
+
+// -----
+
+// The same for a ping-pong ring: three 128x128 bf16 copies do not fit in
+// gfx942's 64 KiB.
+module attributes {hk.target = #hk.target<"gfx942">} {
+hk.kernel @pingpong_ring_too_big(%A: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, stages = 3>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %sA = hk.alloc : !hk.st<128x128xbf16>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  // expected-error @below {{needs 98304 bytes of LDS once its 1 shared tile(s) have 3 copies each, but gfx942 has 65536 per workgroup; use smaller tiles or fewer stages}}
   %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
     hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<128x128xbf16>
     %a = hk.load %sA[%c0, %c0] : !hk.st<128x128xbf16> -> !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>

@@ -363,6 +363,67 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
+// A ping-pong ring of four: wave group 0 alone loads tiles 0-2 before the
+// loop (so that the wait for tile 0, which every wave runs, leaves tiles 1
+// and 2 in flight), iteration k prefetches tile k+3 into the free buffers
+// and waits for tile k+1's loads only, and the ring turns by one.
+// CHECK-LABEL: hk.kernel @pingpong_ring
+// CHECK: %[[BUF:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK-NEXT: %[[FREE:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK-NEXT: %[[THIRD:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK-NEXT: %[[SECOND:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK: %[[T0:.*]] = hk.group_load async %{{.*}}[%[[C0:.*]], %[[C0]]], %[[BUF]] {waves = 4 : i32}
+// CHECK-NEXT: %[[ONE:.*]] = arith.addi %[[C0]], %[[STEP:.*]] : index
+// CHECK-NEXT: %[[T1:.*]] = hk.group_load async %{{.*}}[%[[C0]], %[[ONE]]], %[[SECOND]] {waves = 4 : i32}
+// CHECK-NEXT: %[[TWO:.*]] = arith.addi %[[ONE]], %[[STEP]] : index
+// CHECK-NEXT: %[[T2:.*]] = hk.group_load async %{{.*}}[%[[C0]], %[[TWO]]], %[[THIRD]] {waves = 4 : i32}
+// CHECK-NEXT: hk.wait [%[[T0]]]
+// CHECK-NEXT: hk.barrier
+// CHECK: %[[LAST:.*]] = arith.addi %[[C0]], %{{.*}} : index
+// CHECK: hk.in_bounds %{{.*}}[%[[C0]], %[[LAST]]]
+// CHECK-NEXT: %[[STEADY:.*]] = arith.andi
+// CHECK-NEXT: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR_A:.*]] = %[[BUF]], %[[SECOND_A:.*]] = %[[SECOND]], %[[THIRD_A:.*]] = %[[THIRD]], %[[FREE_A:.*]] = %[[FREE]], %[[TOK1:.*]] = %[[T1]], %[[TOK2:.*]] = %[[T2]])
+// CHECK-NEXT: %[[MEM:.*]]:2 = hk.cluster memory {
+// CHECK-NEXT: %[[TOK:.*]] = scf.if %[[STEADY]] -> (!hk.token) {
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK-NEXT: %[[TIN:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[FREE_A]] inbounds {waves = 4 : i32}
+// CHECK-NEXT: scf.yield %[[TIN]]
+// CHECK-NEXT: } else {
+// CHECK: %[[AHEAD2:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK-NEXT: %[[TEDGE:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD2]]], %[[FREE_A]] {waves = 4 : i32}
+// CHECK-NEXT: scf.yield %[[TEDGE]]
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK: hk.cluster compute
+// CHECK: hk.wait [%[[TOK1]]]
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: scf.yield %{{.*}}, %[[SECOND_A]], %[[THIRD_A]], %[[FREE_A]], %[[CUR_A]], %[[TOK2]], %[[MEM]]#1
+// CHECK: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier
+// CHECK-NEXT: hk.store
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @pingpong_ring(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8, stages = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %K step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      hk.group_load %A[%c0, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d = hk.mma abt %a, %a, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
 // A register tile loaded from global memory before the loop and read in it
 // (attention's Q) is waited for before the prologue's first group load, so
 // that no wait for it lands inside the loop. A tile the loop reads from

@@ -90,13 +90,28 @@ module attributes {test.s = #hk.interleave<waves = 4, mfma = 0>} {}
 
 // -----
 
-// expected-error @below {{interleave keeps 2 or 3 copies of each loaded shared tile, got stages = 4}}
-module attributes {test.s = #hk.interleave<waves = 4, stages = 4>} {}
+// expected-error @below {{interleave keeps 2 to 8 copies of each loaded shared tile, got stages = 9}}
+module attributes {test.s = #hk.interleave<waves = 4, stages = 9>} {}
 
 // -----
 
-// expected-error @below {{interleave keeps 2 or 3 copies of each loaded shared tile, got stages = -1}}
+// expected-error @below {{interleave keeps 2 to 8 copies of each loaded shared tile, got stages = 1}}
+module attributes {test.s = #hk.interleave<waves = 4, stages = 1>} {}
+
+// -----
+
+// expected-error @below {{interleave keeps 2 to 8 copies of each loaded shared tile, got stages = -1}}
 module attributes {test.s = #hk.interleave<waves = 4, stages = -1>} {}
+
+// -----
+
+// expected-error @below {{ping-pong keeps 2 to 8 copies of each loaded shared tile, got stages = 9}}
+module attributes {test.s = #hk.pingpong<waves = 8, stages = 9>} {}
+
+// -----
+
+// expected-error @below {{ping-pong keeps 2 to 8 copies of each loaded shared tile, got stages = 0}}
+module attributes {test.s = #hk.pingpong<waves = 8, stages = 0>} {}
 
 // -----
 

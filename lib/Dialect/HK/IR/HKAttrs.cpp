@@ -231,9 +231,26 @@ int64_t SwizzleAttr::swizzleColumn(int64_t row, int64_t col) const {
 // Schedules and target
 //===----------------------------------------------------------------------===//
 
+/// The ring of copies hk-double-buffer keeps of each loaded shared tile.
+/// Eight is past what any useful tile fits in LDS (the LDS check says so)
+/// and catches a negative count, which the unsigned parser wraps around.
+static LogicalResult verifyStages(function_ref<InFlightDiagnostic()> emitError,
+                                  llvm::StringRef schedule,
+                                  std::optional<unsigned> stages) {
+  if (stages && (*stages < 2 || *stages > 8))
+    return emitError() << schedule
+                       << " keeps 2 to 8 copies of each loaded shared tile, "
+                          "got stages = "
+                       << int32_t(*stages);
+  return success();
+}
+
 LogicalResult PingPongAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned waves,
-                                   std::optional<unsigned> clusters) {
+                                   std::optional<unsigned> clusters,
+                                   std::optional<unsigned> stages) {
+  if (failed(verifyStages(emitError, "ping-pong", stages)))
+    return failure();
   if (waves != 8)
     return emitError() << "ping-pong runs two groups of four waves (one per "
                           "SIMD each), so it needs 8 waves, got "
@@ -252,10 +269,8 @@ LogicalResult InterleaveAttr::verify(
     std::optional<unsigned> mfma, std::optional<unsigned> dsReads,
     std::optional<unsigned> vmem, std::optional<unsigned> stages) {
   // A negative count arrives wrapped around by the unsigned parser.
-  if (stages && *stages != 2 && *stages != 3)
-    return emitError() << "interleave keeps 2 or 3 copies of each loaded "
-                          "shared tile, got stages = "
-                       << int32_t(*stages);
+  if (failed(verifyStages(emitError, "interleave", stages)))
+    return failure();
   if (waves != 4)
     return emitError() << "interleave runs one wave per SIMD, so it needs 4 "
                           "waves, got "

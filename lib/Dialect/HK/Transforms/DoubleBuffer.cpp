@@ -390,10 +390,10 @@ LogicalResult checkLdsFits(KernelOp kernel, scf::ForOp loop,
   if (total > chip->ldsBytesPerWorkgroup)
     return loop.emitOpError()
            << "needs " << total << " bytes of LDS once its "
-           << plain.tiles.size() << " shared tile(s) are "
-           << (stages == 3 ? "triple" : "double") << "-buffered, but "
-           << chip->name << " has " << chip->ldsBytesPerWorkgroup
-           << " per workgroup; use smaller tiles";
+           << plain.tiles.size() << " shared tile(s) have " << stages
+           << " copies each, but " << chip->name << " has "
+           << chip->ldsBytesPerWorkgroup
+           << " per workgroup; use smaller tiles or fewer stages";
   return success();
 }
 
@@ -481,41 +481,51 @@ public:
         terminator(loop.getBody()->getTerminator()), stages(stages) {}
 
   void run() {
-    SmallVector<Value> spares = createSpareBuffers();
-    SmallVector<Value> thirds;
-    if (stages == 3)
-      thirds = createSpareBuffers();
+    // The copies after the current one: ring[1] holds tile k+1, ..., the
+    // last one is free for the prefetch.
+    SmallVector<SmallVector<Value>> copies;
+    for (unsigned copy = 1; copy < stages; ++copy)
+      copies.push_back(createSpareBuffers());
     OpBuilder b(loop);
     if (usesGlobalRegisterLoads())
       WaitOp::create(b, loc, ValueRange());
     // Prologue: the first tile, loaded by every wave. The loads are all
-    // issued before one wait, so that their latencies overlap.
+    // issued before one wait, so that their latencies overlap. With more
+    // than two stages the tiles up to k+stages-2 follow at once and stay
+    // in flight over the wait for the first. They are loaded even past the
+    // loop's end: the elements outside the view arrive as zero, and nothing
+    // reads them. Under ping-pong wave group 0 alone loads them, as it does
+    // the prefetch: its wait in the loop is the one the barrier before
+    // their first reads follows (group 1 waits a barrier later). It loads
+    // the first tile alone too, so that the wait for that tile, which every
+    // wave runs, can leave the later tiles in flight (a group 1 wave, which
+    // issued none of them, would need a drain).
+    bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
+    std::optional<uint32_t> loadingWaves;
+    if (pingPong && stages > 2)
+      loadingWaves = kernel.getWaves() / 2;
     SmallVector<Value> tokens;
     for (auto [load, tile] : llvm::zip(plain.loads, plain.tiles))
       tokens.push_back(cloneLoad(b, load, loop.getLowerBound(), tile,
-                                 /*async=*/true, std::nullopt)
+                                 /*async=*/true, loadingWaves)
                            .getToken());
-    // With three stages the second tile follows at once and stays in
-    // flight over the wait for the first. It is loaded even when the loop
-    // has one iteration: the elements outside the view arrive as zero, and
-    // nothing reads them.
-    SmallVector<Value> aheadTokens;
-    if (stages == 3) {
-      Value second =
-          arith::AddIOp::create(b, loc, loop.getLowerBound(), loop.getStep());
-      for (auto [load, dest] : llvm::zip(plain.loads, spares))
-        aheadTokens.push_back(
-            cloneLoad(b, load, second, dest, /*async=*/true, std::nullopt)
+    SmallVector<SmallVector<Value>> aheadTokens;
+    Value ahead = loop.getLowerBound();
+    for (unsigned copy = 1; copy + 1 < stages; ++copy) {
+      ahead = arith::AddIOp::create(b, loc, ahead, loop.getStep());
+      SmallVector<Value> &copyTokens = aheadTokens.emplace_back();
+      for (auto [load, dest] : llvm::zip(plain.loads, copies[copy - 1]))
+        copyTokens.push_back(
+            cloneLoad(b, load, ahead, dest, /*async=*/true, loadingWaves)
                 .getToken());
     }
     WaitOp::create(b, loc, tokens);
     BarrierOp::create(b, loc, IntegerAttr());
-    bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
     if (pingPong)
       buildSteadyStateCondition(b);
     else
       buildPrefetchBound(b);
-    createLoop(b, spares, thirds, aheadTokens);
+    createLoop(b, copies, aheadTokens);
 
     if (pingPong)
       buildPingPongBody(b);
@@ -525,18 +535,21 @@ public:
     SmallVector<Value> yielded =
         llvm::map_to_vector(terminator->getOperands(),
                             [&](Value v) { return map.lookupOrDefault(v); });
-    // The spare (with three stages: next) tiles become the current ones;
-    // with three stages the free buffers, which tile k+2 is loading into,
-    // the next ones, and tile k's the free ones.
-    yielded.append(spare);
-    yielded.append(third);
-    yielded.append(current);
+    // The ring turns by one: tile k+1's buffers become the current ones,
+    // each later tile's (the free ones, which tile k+stages-1 is loading
+    // into, last) the one before, and tile k's the free ones; the tokens
+    // move along with their tiles.
+    for (unsigned copy = 1; copy < stages; ++copy)
+      yielded.append(ring[copy]);
+    yielded.append(ring[0]);
+    for (unsigned copy = 1; copy < inFlight.size(); ++copy)
+      yielded.append(inFlight[copy]);
     yielded.append(nextTokens);
     scf::YieldOp::create(b, loc, yielded);
 
     loop.replaceAllUsesWith(
         newLoop.getResults().take_front(loop.getInitArgs().size()));
-    if (stages == 3) {
+    if (stages > 2) {
       // The last iterations' loads of tiles past the end may still be in
       // flight into the ring; nothing may reuse its bytes before they land.
       b.setInsertionPointAfter(newLoop);
@@ -659,19 +672,21 @@ private:
     return spares;
   }
 
-  /// The new loop carries the old loop's values, then the current tiles,
-  /// then the spare ones (with three stages: the next tiles), then with
-  /// three stages the free ones and the next tiles' tokens; `b` ends at the
-  /// start of its body, after the clones of the scalar ops.
-  void createLoop(OpBuilder &b, ArrayRef<Value> spares, ArrayRef<Value> thirds,
-                  ArrayRef<Value> aheadTokens) {
+  /// The new loop carries the old loop's values, then the ring of buffers
+  /// (the current tiles, the next ones, ..., the free ones: `copies` after
+  /// the current ones), then the tokens of the tiles in flight (`ahead`,
+  /// tile k+1's first); `b` ends at the start of its body, after the clones
+  /// of the scalar ops.
+  void createLoop(OpBuilder &b, ArrayRef<SmallVector<Value>> copies,
+                  ArrayRef<SmallVector<Value>> ahead) {
     unsigned numCarried = loop.getInitArgs().size();
     unsigned numTiles = plain.tiles.size();
     SmallVector<Value> inits(loop.getInitArgs());
     inits.append(plain.tiles);
-    inits.append(spares.begin(), spares.end());
-    inits.append(thirds.begin(), thirds.end());
-    inits.append(aheadTokens.begin(), aheadTokens.end());
+    for (ArrayRef<Value> copy : copies)
+      inits.append(copy.begin(), copy.end());
+    for (ArrayRef<Value> tokens : ahead)
+      inits.append(tokens.begin(), tokens.end());
     newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
                                  loop.getUpperBound(), loop.getStep(), inits);
     newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
@@ -680,39 +695,50 @@ private:
     map.map(loop.getInductionVar(), newLoop.getInductionVar());
     for (unsigned i = 0; i < numCarried; ++i)
       map.map(loop.getRegionIterArgs()[i], newLoop.getRegionIterArgs()[i]);
-    ValueRange args = newLoop.getRegionIterArgs();
-    for (unsigned j = 0; j < numTiles; ++j) {
-      current.push_back(args[numCarried + j]);
-      spare.push_back(args[numCarried + numTiles + j]);
-      if (stages == 3) {
-        third.push_back(args[numCarried + 2 * numTiles + j]);
-        aheadToken.push_back(args[numCarried + 3 * numTiles + j]);
-      }
-      map.map(plain.tiles[j], current[j]);
-    }
+    ValueRange args = newLoop.getRegionIterArgs().drop_front(numCarried);
+    auto takeTiles = [&] {
+      SmallVector<Value> values(args.take_front(numTiles));
+      args = args.drop_front(numTiles);
+      return values;
+    };
+    for (unsigned copy = 0; copy < stages; ++copy)
+      ring.push_back(takeTiles());
+    for (unsigned copy = 0; copy < ahead.size(); ++copy)
+      inFlight.push_back(takeTiles());
+    for (auto [tile, arg] : llvm::zip(plain.tiles, ring[0]))
+      map.map(tile, arg);
     for (Operation *op : plain.scalars)
       b.clone(*op, map);
   }
 
   /// Alternating memory and compute clusters, one per run; the first
-  /// memory cluster prefetches from wave group 0.
+  /// memory cluster prefetches tile k+stages-1 from wave group 0.
   void buildPingPongBody(OpBuilder &b) {
     std::optional<uint32_t> waves = kernel.getWaves() / 2;
+    SmallVector<Type> tokenTypes;
+    if (stages > 2)
+      tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
     for (const Run &run : plain.runs) {
       bool first = &run == &plain.runs.front();
       ClusterKind kind =
           run.role == Role::Read ? ClusterKind::Memory : ClusterKind::Compute;
-      buildCluster(b, loc, kind, run.ops, terminator, map, TypeRange(),
-                   [&](OpBuilder &cb) {
-                     if (first)
-                       emitPingPongPrefetch(cb, waves);
-                     return SmallVector<Value>();
-                   });
+      ClusterOp cluster = buildCluster(
+          b, loc, kind, run.ops, terminator, map,
+          first ? TypeRange(tokenTypes) : TypeRange(), [&](OpBuilder &cb) {
+            if (first)
+              return emitPingPongPrefetch(cb, waves, tokenTypes);
+            return SmallVector<Value>();
+          });
+      if (first)
+        nextTokens = llvm::to_vector(
+            ValueRange(cluster.getResults()).take_back(tokenTypes.size()));
     }
-    // Group 0's prefetch has landed before the barrier after which
-    // everyone reads it. Nothing else is in flight, so draining is the
-    // exact wait.
-    WaitOp::create(b, loc, ValueRange());
+    // Group 0's prefetch of tile k+1 has landed before the barrier after
+    // which everyone reads it. With two stages nothing else is in flight,
+    // so draining is the exact wait; with more, the later tiles' loads
+    // stay in flight.
+    WaitOp::create(b, loc,
+                   stages > 2 ? ValueRange(inFlight.front()) : ValueRange());
     BarrierOp::create(b, loc, IntegerAttr());
   }
 
@@ -734,12 +760,8 @@ private:
     SmallVector<Operation *> ops;
     for (const Run &run : plain.runs)
       ops.append(run.ops);
-    Value distance = newLoop.getStep();
-    if (stages == 3)
-      distance = arith::AddIOp::create(b, loc, distance, distance);
-    Value next =
-        arith::AddIOp::create(b, loc, newLoop.getInductionVar(), distance);
-    ArrayRef<Value> dests = stages == 3 ? ArrayRef<Value>(third) : spare;
+    Value next = prefetchedIv(b);
+    ArrayRef<Value> dests = ring.back();
     SmallVector<SmallVector<Value>> nextIndices;
     Value interior;
     if (prefetchBound)
@@ -767,7 +789,7 @@ private:
     // fragments).
     size_t ahead = plain.runs.front().ops.size();
     SmallVector<Type> tokenTypes;
-    if (stages == 3)
+    if (stages > 2)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
     ClusterOp cluster = buildCluster(
         b, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
@@ -791,11 +813,11 @@ private:
       for (auto [value, result] : llvm::zip(escaping, results))
         map.map(value, result);
     }
-    if (stages == 3) {
+    if (stages > 2) {
       nextTokens.assign(results.begin() + escaping.size(), results.end());
       // Tile k+1 has landed everywhere after the barrier, and every wave is
       // done reading tile k, whose buffers the next iteration fills.
-      WaitOp::create(b, loc, aheadToken);
+      WaitOp::create(b, loc, inFlight.front());
     } else {
       WaitOp::create(b, loc, ValueRange());
     }
@@ -845,7 +867,7 @@ private:
          llvm::zip(plain.loads, indices, dests)) {
       GroupLoadOp copy = createLoad(b, load, loadIndices, dest, /*async=*/true,
                                     std::nullopt, /*inbounds=*/inbounds);
-      if (stages == 3)
+      if (stages > 2)
         tokens.push_back(copy.getToken());
     }
     return tokens;
@@ -873,7 +895,8 @@ private:
     auto emit = [&](Block *block, bool again) {
       OpBuilder vb = OpBuilder::atBlockBegin(block);
       SmallVector<Value> tokens;
-      for (auto [load, at, dest] : llvm::zip(plain.loads, indices, third)) {
+      for (auto [load, at, dest] :
+           llvm::zip(plain.loads, indices, ring.back())) {
         SmallVector<Value> where =
             again ? cloneIndices(vb, load, prefetchBound) : at;
         tokens.push_back(createLoad(vb, load, where, dest, /*async=*/true,
@@ -887,38 +910,63 @@ private:
     return SmallVector<Value>(choice.getResults());
   }
 
-  /// Ping-pong's prefetch: where the loop's tiles all lie inside their
-  /// views, tile min(k + step, last), `inbounds`; otherwise guarded, with
-  /// edge paths.
-  void emitPingPongPrefetch(OpBuilder &b, std::optional<uint32_t> waves) {
-    if (!steady) {
-      emitGuardedPrefetch(b, waves);
-      return;
-    }
-    auto choice = scf::IfOp::create(b, loc, steady, /*withElseRegion=*/true);
+  /// Ping-pong's prefetch of tile k+stages-1 into the free buffers: where
+  /// the loop's tiles all lie inside their views, tile min(k+stages-1,
+  /// last), `inbounds`; otherwise guarded, with edge paths. Returns the
+  /// loads' tokens (of `tokenTypes`: with more than two stages).
+  SmallVector<Value> emitPingPongPrefetch(OpBuilder &b,
+                                          std::optional<uint32_t> waves,
+                                          TypeRange tokenTypes) {
+    if (!steady)
+      return emitGuardedPrefetch(b, waves);
+    auto choice =
+        scf::IfOp::create(b, loc, tokenTypes, steady, /*withElseRegion=*/true);
     OpBuilder tb = OpBuilder::atBlockBegin(choice.thenBlock());
-    Value next = arith::MinSIOp::create(
-        tb, loc,
-        arith::AddIOp::create(tb, loc, newLoop.getInductionVar(),
-                              newLoop.getStep()),
-        lastIv);
-    for (auto [load, dest] : llvm::zip(plain.loads, spare))
-      createLoad(tb, load, cloneIndices(tb, load, next), dest, /*async=*/true,
-                 waves, /*inbounds=*/true);
+    Value next = arith::MinSIOp::create(tb, loc, prefetchedIv(tb), lastIv);
+    SmallVector<Value> tokens;
+    for (auto [load, dest] : llvm::zip(plain.loads, ring.back()))
+      tokens.push_back(createLoad(tb, load, cloneIndices(tb, load, next), dest,
+                                  /*async=*/true, waves, /*inbounds=*/true)
+                           .getToken());
     OpBuilder eb = OpBuilder::atBlockBegin(choice.elseBlock());
-    emitGuardedPrefetch(eb, waves);
+    SmallVector<Value> guarded = emitGuardedPrefetch(eb, waves);
+    if (!tokenTypes.empty()) {
+      scf::YieldOp::create(tb, loc, tokens);
+      scf::YieldOp::create(eb, loc, guarded);
+    }
+    return SmallVector<Value>(choice.getResults());
   }
 
-  /// Tile k+1 into the spare buffers, unless k is the last iteration.
-  void emitGuardedPrefetch(OpBuilder &b, std::optional<uint32_t> waves) {
-    Value next = arith::AddIOp::create(b, loc, newLoop.getInductionVar(),
-                                       newLoop.getStep());
+  /// The induction variable of the tile iteration k prefetches, k +
+  /// (stages - 1) * step.
+  Value prefetchedIv(OpBuilder &b) {
+    Value distance = newLoop.getStep();
+    for (unsigned copy = 2; copy < stages; ++copy)
+      distance = arith::AddIOp::create(b, loc, distance, newLoop.getStep());
+    return arith::AddIOp::create(b, loc, newLoop.getInductionVar(), distance);
+  }
+
+  /// Tile k+stages-1 into the free buffers, with edge paths. With two
+  /// stages only while it exists; with more it is loaded past the end too
+  /// (its elements arrive as zero, into buffers nothing reads), so that
+  /// every iteration has its tokens, which it returns.
+  SmallVector<Value> emitGuardedPrefetch(OpBuilder &b,
+                                         std::optional<uint32_t> waves) {
+    Value next = prefetchedIv(b);
+    SmallVector<Value> tokens;
+    if (stages > 2) {
+      for (auto [load, dest] : llvm::zip(plain.loads, ring.back()))
+        tokens.push_back(
+            cloneLoad(b, load, next, dest, /*async=*/true, waves).getToken());
+      return tokens;
+    }
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                           next, newLoop.getUpperBound());
     auto guard = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
     OpBuilder gb = OpBuilder::atBlockBegin(guard.thenBlock());
-    for (auto [load, dest] : llvm::zip(plain.loads, spare))
+    for (auto [load, dest] : llvm::zip(plain.loads, ring.back()))
       cloneLoad(gb, load, next, dest, /*async=*/true, waves);
+    return tokens;
   }
 
   /// The indices of `load` for the iteration whose induction variable is
@@ -964,10 +1012,12 @@ private:
   unsigned stages;
   scf::ForOp newLoop;
   IRMapping map;
-  SmallVector<Value> current, spare;
-  // Three stages: the free buffers, the tokens of tile k+1's loads (loop
-  // arguments) and those of tile k+2's (issued in the body).
-  SmallVector<Value> third, aheadToken, nextTokens;
+  // The loop's buffers: ring[0] holds tile k, ring[i] tile k+i, and the
+  // last copy is free for the prefetch; with more than two stages
+  // inFlight[i] are the tokens of tile k+1+i's loads (loop arguments) and
+  // nextTokens those of the prefetch (issued in the body).
+  SmallVector<SmallVector<Value>> ring, inFlight;
+  SmallVector<Value> nextTokens;
   // Ping-pong: every iteration's tiles lie inside their views (a flag
   // computed before the loop), and the last iteration's induction
   // variable; null where that is not decided once.
@@ -1006,6 +1056,8 @@ private:
     if (auto interleave =
             dyn_cast<InterleaveAttr>(kernel.getEffectiveSchedule()))
       stages = interleave.getStages().value_or(2);
+    if (auto pingPong = dyn_cast<PingPongAttr>(kernel.getEffectiveSchedule()))
+      stages = pingPong.getStages().value_or(2);
     PlainLoop plain;
     if (failed(analyze(*loop, plain)) ||
         failed(checkLdsFits(kernel, *loop, plain, stages)))

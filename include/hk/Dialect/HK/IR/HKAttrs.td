@@ -207,9 +207,17 @@ def HK_PingPongAttr : HK_Attr<"PingPong", "pingpong"> {
     into (1 to 64, and at most the loop body's runs of shared-tile reads);
     without it a cost function chooses, e.g.
     `#hk.pingpong<waves = 8, clusters = 2>`.
+
+    `stages` (2 to 8, default 2) is how many copies of each loaded shared
+    tile `hk-double-buffer` keeps in a ring: iteration k prefetches tile
+    k+stages-1 while the tiles between are in flight, so a load has
+    stages-1 iterations to arrive. A short K step with more stages keeps
+    loads in flight as long as a long step with two, in less LDS (the
+    gfx950 bf16 GEMM: K by 32 with four stages against K by 64 with two).
   }];
   let parameters = (ins "unsigned":$waves,
-                        OptionalParameter<"std::optional<unsigned>">:$clusters);
+                        OptionalParameter<"std::optional<unsigned>">:$clusters,
+                        OptionalParameter<"std::optional<unsigned>">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -224,12 +232,12 @@ def HK_InterleaveAttr : HK_Attr<"Interleave", "interleave"> {
     leaves that class out), e.g.
     `#hk.interleave<waves = 4, mfma = 2, ds_reads = 1, vmem = 0>`.
 
-    `stages` (2 or 3, default 2) is how many copies of each loaded shared
-    tile `hk-double-buffer` keeps: with 3, iteration k prefetches tile k+2
-    while tile k+1's loads are still in flight, so a load has two
+    `stages` (2 to 8, default 2) is how many copies of each loaded shared
+    tile `hk-double-buffer` keeps in a ring: with 3, iteration k prefetches
+    tile k+2 while tile k+1's loads are still in flight, so a load has two
     iterations to arrive instead of one (for loops whose iterations are
     shorter than a load's latency from HBM), at the cost of a third copy
-    of the tiles in LDS.
+    of the tiles in LDS; each further stage adds an iteration and a copy.
   }];
   let parameters = (ins "unsigned":$waves,
                         OptionalParameter<"std::optional<unsigned>">:$mfma,
