@@ -796,6 +796,29 @@ llvm::Error Simulation::visit(unsigned global, Cycle t) {
     if (!w->ended && !w->atBarrier)
       wake = std::min(wake, t + 1);
   }
+  if (!stallFound) {
+    // Every wave that could issued. If none of them can issue again (they
+    // reached a barrier or their end on this visit), that is what holds
+    // the SIMD until its next visit, which may be the barrier's release
+    // hundreds of cycles on: a barrier, in the loop of the first wave
+    // waiting at one, or no wave.
+    SimWave *waiting = nullptr;
+    bool runnable = false;
+    for (SimWave *w : simd.waves) {
+      if (w->ended)
+        continue;
+      if (!w->atBarrier)
+        runnable = true;
+      else if (!waiting)
+        waiting = w;
+    }
+    if (!runnable) {
+      simd.stall = waiting ? Stall::Barrier : Stall::NoWave;
+      simd.stallLoop = waiting && waiting->next
+                           ? loopTable.loopOf(waiting->next->pc)
+                           : loopTable.outside();
+    }
+  }
   if (wake != kNever)
     schedule(cuIndex, simdIndex, std::max(wake, t + 1));
   return llvm::Error::success();

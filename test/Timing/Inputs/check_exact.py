@@ -148,6 +148,30 @@ def main():
                verdict(L1_LATENCY <= per_load < L1_LATENCY + 8)))
         print("%s exact: largest stall %s" %
               (tag, main_loop(e)["largest_stall"]))
+    elif k == "barrier_wait":
+        # Two waves on two SIMDs: wave 0's 32 dependent VALU instructions
+        # (4 cycles each) per iteration, while wave 1 waits at the barrier
+        # that ends it. Those cycles are the loop's, as barrier waits: one
+        # iteration more adds at least 32 x 4 less wave 1's own few issue
+        # slots, and nothing outside the loop.
+        lo = run(args, k, 128, LOW)
+        hi = run(args, k, 128, HIGH)
+
+        def per_iter(key, category):
+            def cycles(r):
+                return sum(l["breakdown"][category]
+                           for l in r["timing"]["loops"]
+                           if ("start_pc" in l) == (key == "loop"))
+            return (cycles(hi) - cycles(lo)) / (HIGH - LOW)
+
+        barrier = per_iter("loop", "barrier")
+        outside = per_iter("outside", "dependency") + \
+            per_iter("outside", "barrier")
+        print("%s the loop waits %.1f cycles/iteration at its barrier, at "
+              "least 32 x 4 - 16 %s" %
+              (tag, barrier, verdict(barrier >= 32 * 4 - 16)))
+        print("%s outside the loop: %.1f more stall cycles/iteration %s" %
+              (tag, outside, verdict(outside < 1)))
     else:
         sys.exit("unknown kernel " + k)
 

@@ -131,3 +131,19 @@ extern "C" __global__ void loads_blanket(float *out, const float *in,
   }
   out[threadIdxX()] = sum;
 }
+
+// Two waves (on two SIMDs) meet at a barrier every iteration: wave 0 runs
+// 32 dependent VALU instructions first, wave 1 nothing, so wave 1's SIMD
+// spends the iteration waiting at the barrier, inside the loop.
+extern "C" __global__ void barrier_wait(float *out, int iters) {
+  float x = float(threadIdxX());
+  for (int i = 0; i < iters; ++i) {
+    if (threadIdxX() < 64)
+      asm volatile(".rept 32\n"
+                   "v_add_f32 %0, 1.0, %0\n"
+                   ".endr"
+                   : "+v"(x));
+    syncThreads();
+  }
+  out[threadIdxX()] = x;
+}
