@@ -184,3 +184,27 @@ hk.kernel @pingpong_ring_too_big(%A: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pin
   hk.return
 }
 }
+
+// -----
+
+// A loop written as clusters keeps its own buffers: a ring asked of it
+// would be silently ignored.
+hk.kernel @ring_of_clusters() waves(8) schedule(#hk.pingpong<waves = 8, stages = 3>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = hk.zero : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>
+  %z = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  // expected-error @below {{is written as hk.cluster ops, which keep their own buffers and waits, but its schedule asks for 3 copies of each loaded tile (stages); drop stages or write the loop plainly}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %z) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>> {
+    hk.cluster memory {
+    }
+    hk.barrier
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x16>} : !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xbf16, #hk.mfma<a, 16x16x16>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+    hk.barrier
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x16>>
+  }
+  hk.return
+}

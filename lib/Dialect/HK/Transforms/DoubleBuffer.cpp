@@ -1049,15 +1049,24 @@ private:
     FailureOr<scf::ForOp> loop = findMainLoop(kernel);
     if (failed(loop))
       return failure();
-    // A loop of clusters keeps its own buffers and waits.
-    if (hasClusters(*loop))
-      return success();
-    unsigned stages = 2;
+    std::optional<unsigned> named;
     if (auto interleave =
             dyn_cast<InterleaveAttr>(kernel.getEffectiveSchedule()))
-      stages = interleave.getStages().value_or(2);
+      named = interleave.getStages();
     if (auto pingPong = dyn_cast<PingPongAttr>(kernel.getEffectiveSchedule()))
-      stages = pingPong.getStages().value_or(2);
+      named = pingPong.getStages();
+    // A loop of clusters keeps its own buffers and waits.
+    if (hasClusters(*loop)) {
+      if (named && *named != 2)
+        return loop->emitOpError()
+               << "is written as hk.cluster ops, which keep their own "
+                  "buffers and waits, but its schedule asks for "
+               << *named
+               << " copies of each loaded tile (stages); drop stages or "
+                  "write the loop plainly";
+      return success();
+    }
+    unsigned stages = named.value_or(2);
     PlainLoop plain;
     if (failed(analyze(*loop, plain)) ||
         failed(checkLdsFits(kernel, *loop, plain, stages)))
