@@ -21,6 +21,11 @@
 // group load in the cluster, where LLVM can interleave it with the MFMAs;
 // otherwise the guarded prefetch with its edge path comes first.
 //
+// A schedule's `stages` = N > 2 makes the buffers a ring of N copies:
+// tiles 0 to N-2 are loaded before the loop, iteration k prefetches tile
+// k+N-1 into the copy tile k-1 used, and it ends waiting for tile k+1's
+// loads only (tokens the loop carries), leaving the later tiles in flight.
+//
 // For ping-pong, whether the loop's tiles all lie inside their views is
 // decided once, before the loop, when each load's indices grow with the
 // induction variable (so the first and the last iteration's tiles bound
@@ -489,17 +494,17 @@ public:
     OpBuilder b(loop);
     if (usesGlobalRegisterLoads())
       WaitOp::create(b, loc, ValueRange());
-    // Prologue: the first tile, loaded by every wave. The loads are all
-    // issued before one wait, so that their latencies overlap. With more
-    // than two stages the tiles up to k+stages-2 follow at once and stay
-    // in flight over the wait for the first. They are loaded even past the
-    // loop's end: the elements outside the view arrive as zero, and nothing
-    // reads them. Under ping-pong wave group 0 alone loads them, as it does
-    // the prefetch: its wait in the loop is the one the barrier before
-    // their first reads follows (group 1 waits a barrier later). It loads
-    // the first tile alone too, so that the wait for that tile, which every
-    // wave runs, can leave the later tiles in flight (a group 1 wave, which
-    // issued none of them, would need a drain).
+    // Prologue: the first tile, its loads all issued before one wait so
+    // that their latencies overlap. With more than two stages the tiles up
+    // to stages-2 follow at once and stay in flight over the wait for the
+    // first. They are loaded even past the loop's end: the elements outside
+    // the view arrive as zero, and nothing reads them. Every wave shares
+    // the loads, except in a ping-pong ring, where wave group 0 alone
+    // issues them, as it does the prefetch: its wait in the loop is the one
+    // the barrier before their first reads follows (group 1 waits a barrier
+    // later). It issues the first tile's too, so that the wait for that
+    // tile, which every wave runs, can leave the later tiles in flight (a
+    // group 1 wave, which issued none of them, would need a drain).
     bool pingPong = isa<PingPongAttr>(kernel.getEffectiveSchedule());
     std::optional<uint32_t> loadingWaves;
     if (pingPong && stages > 2)
