@@ -724,32 +724,30 @@ llvm::Error Simulation::visit(unsigned global, Cycle t) {
   Simd &simd = cus[cuIndex].simds[simdIndex];
   account(simd, t);
   llvm::SmallVector<SimWave *, 16> order;
-  bool anyBarrier = false;
-  for (SimWave *w : simd.waves) {
-    if (w->ended)
-      continue;
-    if (w->atBarrier) {
-      anyBarrier = true;
-      continue;
-    }
-    order.push_back(w);
-  }
+  for (SimWave *w : simd.waves)
+    if (!w->ended && !w->atBarrier)
+      order.push_back(w);
   llvm::sort(order, [](const SimWave *a, const SimWave *b) {
     return a->prio != b->prio ? a->prio > b->prio : a->age < b->age;
   });
   simd.issuedOther = false;
   simd.stallWave = nullptr;
-  simd.stall = order.empty() ? (anyBarrier ? Stall::Barrier : Stall::NoWave)
-                             : Stall::Dependency;
-  bool stallFound = false;
+  // No wave can issue: they wait at a barrier (in the loop of the first
+  // waiting wave) or there are none.
+  auto noteResting = [&] {
+    auto waiting = llvm::find_if(simd.waves,
+                                 [](const SimWave *w) { return w->atBarrier; });
+    bool atBarrier = waiting != simd.waves.end();
+    simd.stall = atBarrier ? Stall::Barrier : Stall::NoWave;
+    simd.stallLoop = atBarrier && (*waiting)->next
+                         ? loopTable.loopOf((*waiting)->next->pc)
+                         : loopTable.outside();
+  };
+  simd.stall = Stall::Dependency;
   simd.stallLoop = loopTable.outside();
-  if (order.empty() && anyBarrier)
-    for (SimWave *w : simd.waves)
-      if (w->atBarrier) {
-        simd.stallLoop =
-            w->next ? loopTable.loopOf(w->next->pc) : loopTable.outside();
-        break;
-      }
+  if (order.empty())
+    noteResting();
+  bool stallFound = false;
   unsigned used = 0;
   Cycle wake = kNever;
   auto noteStall = [&](SimWave *w, Stall why) {
@@ -796,29 +794,14 @@ llvm::Error Simulation::visit(unsigned global, Cycle t) {
     if (!w->ended && !w->atBarrier)
       wake = std::min(wake, t + 1);
   }
-  if (!stallFound) {
-    // Every wave that could issued. If none of them can issue again (they
-    // reached a barrier or their end on this visit), that is what holds
-    // the SIMD until its next visit, which may be the barrier's release
-    // hundreds of cycles on: a barrier, in the loop of the first wave
-    // waiting at one, or no wave.
-    SimWave *waiting = nullptr;
-    bool runnable = false;
-    for (SimWave *w : simd.waves) {
-      if (w->ended)
-        continue;
-      if (!w->atBarrier)
-        runnable = true;
-      else if (!waiting)
-        waiting = w;
-    }
-    if (!runnable) {
-      simd.stall = waiting ? Stall::Barrier : Stall::NoWave;
-      simd.stallLoop = waiting && waiting->next
-                           ? loopTable.loopOf(waiting->next->pc)
-                           : loopTable.outside();
-    }
-  }
+  // Every wave that could issued. If none of them can issue again (they
+  // reached a barrier or their end on this visit), that holds the SIMD
+  // until its next visit, which may be the barrier's release hundreds of
+  // cycles on.
+  if (!stallFound && llvm::all_of(simd.waves, [](const SimWave *w) {
+        return w->ended || w->atBarrier;
+      }))
+    noteResting();
   if (wake != kNever)
     schedule(cuIndex, simdIndex, std::max(wake, t + 1));
   return llvm::Error::success();

@@ -268,7 +268,6 @@ LogicalResult InterleaveAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, unsigned waves,
     std::optional<unsigned> mfma, std::optional<unsigned> dsReads,
     std::optional<unsigned> vmem, std::optional<unsigned> stages) {
-  // A negative count arrives wrapped around by the unsigned parser.
   if (failed(verifyStages(emitError, "interleave", stages)))
     return failure();
   if (waves != 4)
