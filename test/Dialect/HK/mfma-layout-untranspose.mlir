@@ -93,3 +93,64 @@ hk.kernel @written_layout(%V: !hk.gl<?x?xbf16>, %O: !hk.gl<?x?xf32>) waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// A copy made in the loop that reads it (a prefetch per iteration) is
+// untransposed: each copy is read once.
+// CHECK-LABEL: hk.kernel @copied_per_iteration
+// CHECK: %[[SV:.*]] = hk.alloc : !hk.st<64x32xbf16>
+// CHECK: scf.for
+// CHECK: hk.group_load %{{.*}}, %[[SV]] : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+// CHECK: hk.load %[[SV]] : !hk.st<64x32xbf16>
+// CHECK: hk.mma ab
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @copied_per_iteration(%V: !hk.gl<?x?xbf16>, %O: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %sVt = hk.alloc : !hk.st<32x64xbf16>
+  %p = hk.zero : !hk.rt<16x64xbf16>
+  %o0 = hk.zero : !hk.rt<16x32xf32>
+  %o = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %o0) -> !hk.rt<16x32xf32> {
+    hk.group_load %V[%j, %c0], %sVt transpose : !hk.gl<?x?xbf16>, !hk.st<32x64xbf16>
+    hk.barrier
+    %vt = hk.load %sVt : !hk.st<32x64xbf16> -> !hk.rt<32x64xbf16>
+    %next = hk.mma abt %p, %vt, %acc : !hk.rt<16x64xbf16>, !hk.rt<32x64xbf16>, !hk.rt<16x32xf32>
+    hk.barrier
+    scf.yield %next : !hk.rt<16x32xf32>
+  }
+  hk.store %o, %O[%c0, %c0] : !hk.rt<16x32xf32> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}
+
+// -----
+
+// A copy made once and read on every iteration of a loop stays transposed:
+// the transposing reads, half as wide as plain ones, would cost on every
+// iteration what the one copy saves (attention backward's K^T).
+// CHECK-LABEL: hk.kernel @copied_once_read_in_loop
+// CHECK: hk.alloc : !hk.st<32x64xbf16>
+// CHECK: hk.group_load {{.*}} transpose
+// CHECK: scf.for
+// CHECK: hk.mma abt
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @copied_once_read_in_loop(%V: !hk.gl<?x?xbf16>, %O: !hk.gl<?x?xf32>) waves(1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %sVt = hk.alloc : !hk.st<32x64xbf16>
+  hk.group_load %V[%c0, %c0], %sVt transpose : !hk.gl<?x?xbf16>, !hk.st<32x64xbf16>
+  hk.barrier
+  %p = hk.zero : !hk.rt<16x64xbf16>
+  %o0 = hk.zero : !hk.rt<16x32xf32>
+  %o = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %o0) -> !hk.rt<16x32xf32> {
+    %vt = hk.load %sVt : !hk.st<32x64xbf16> -> !hk.rt<32x64xbf16>
+    %next = hk.mma abt %p, %vt, %acc : !hk.rt<16x64xbf16>, !hk.rt<32x64xbf16>, !hk.rt<16x32xf32>
+    scf.yield %next : !hk.rt<16x32xf32>
+  }
+  hk.store %o, %O[%c0, %c0] : !hk.rt<16x32xf32> -> !hk.gl<?x?xf32>
+  hk.return
+}
+}

@@ -66,7 +66,10 @@ def HKMfmaLayout : Pass<"hk-mfma-layout", "mlir::ModuleOp"> {
     first kept untransposed: its loads lose `transpose`, its reads take
     the transposed block (indices swapped) and the MFMAs become `ab`. The
     copy can then go direct to LDS, where a transposing one is staged
-    through registers and waits for its loads at once.
+    through registers and waits for its loads at once. A tile read in a
+    loop that none of its loads is in (copied once, read every iteration)
+    stays transposed: a transposing read moves half the bytes of a plain
+    one, a cost paid on every read.
 
     Then every register tile without a layout gets one. Values that must
     share a layout (operands and results of elementwise ops, conversions,
