@@ -57,7 +57,8 @@ static std::string hex(uint64_t value) {
 // Global memory
 // -----------------------------------------------------------------
 
-DevicePtr GlobalMemory::allocate(uint64_t size, llvm::StringRef label) {
+DevicePtr GlobalMemory::allocate(uint64_t size, llvm::StringRef label,
+                                 MemoryRegion region) {
   if (size > kMaxAllocationBytes)
     return 0;
   Allocation alloc;
@@ -66,11 +67,13 @@ DevicePtr GlobalMemory::allocate(uint64_t size, llvm::StringRef label) {
   if (!alloc.data)
     return 0;
   std::lock_guard<std::mutex> lock(mutex);
-  alloc.base = nextBase;
+  DevicePtr &next =
+      region == MemoryRegion::Runtime ? nextRuntimeBase : nextBase;
+  alloc.base = next;
   alloc.size = size;
   alloc.label = label.str();
   // A 64 KiB unmapped gap after each buffer catches runs off its end.
-  nextBase += llvm::alignTo(std::max<uint64_t>(size, 1), 4096) + 65536;
+  next += llvm::alignTo(std::max<uint64_t>(size, 1), 4096) + 65536;
   DevicePtr base = alloc.base;
   allocations.emplace(base, std::move(alloc));
   return base;
@@ -238,7 +241,7 @@ llvm::Expected<DevicePtr> Device::getImageBase(const Module &module) {
     return it->second;
   const CodeObject &object = module.getCodeObject();
   uint64_t size = object.getImageSize();
-  DevicePtr base = memory.allocate(size, "code object");
+  DevicePtr base = memory.allocate(size, "code object", MemoryRegion::Runtime);
   if (!base)
     return makeError("cannot allocate the " + llvm::Twine(size) +
                      "-byte image of the code object");
@@ -522,8 +525,10 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   fillHiddenArgs(*kernel, grid, block, options.dynamicLdsBytes, segment);
   segment.resize(llvm::alignTo(std::max<size_t>(segment.size(), 4), 64) + 256,
                  0);
-  L.kernargAddress = memory.allocate(segment.size(), "kernarg segment");
-  L.dispatchAddress = memory.allocate(64, "dispatch packet");
+  L.kernargAddress =
+      memory.allocate(segment.size(), "kernarg segment", MemoryRegion::Runtime);
+  L.dispatchAddress =
+      memory.allocate(64, "dispatch packet", MemoryRegion::Runtime);
   llvm::scope_exit cleanup([&] {
     memory.release(L.kernargAddress);
     memory.release(L.dispatchAddress);

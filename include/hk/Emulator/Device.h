@@ -246,13 +246,21 @@ struct Allocation {
   std::string label;
 };
 
+/// Where an allocation is placed. The runtime's own objects (code objects,
+/// kernarg segments, dispatch packets) come from a range of their own, so
+/// that the addresses of a program's buffers depend on its buffers alone:
+/// the timing model's caches see the same addresses whatever size the code
+/// object has or however many launches came before.
+enum class MemoryRegion { Data, Runtime };
+
 /// The device's global memory: allocations at distinct addresses with
 /// unmapped guard gaps between them, so that an access running off the end
 /// of one buffer lands nowhere instead of in the next.
 class GlobalMemory {
 public:
   /// 0 when `size` exceeds kMaxAllocationBytes or the host has no memory.
-  DevicePtr allocate(uint64_t size, llvm::StringRef label);
+  DevicePtr allocate(uint64_t size, llvm::StringRef label,
+                     MemoryRegion region = MemoryRegion::Data);
   bool release(DevicePtr base);
   /// The allocation holding [address, address+size), or null.
   const Allocation *find(uint64_t address, uint64_t size) const;
@@ -263,6 +271,8 @@ public:
 private:
   std::map<DevicePtr, Allocation> allocations;
   DevicePtr nextBase = 0x0000100000000000ull;
+  /// 8 TiB below the data: far more than a run's runtime objects take.
+  DevicePtr nextRuntimeBase = 0x0000080000000000ull;
   mutable std::mutex mutex;
 };
 
