@@ -67,13 +67,16 @@ DevicePtr GlobalMemory::allocate(uint64_t size, llvm::StringRef label,
   if (!alloc.data)
     return 0;
   std::lock_guard<std::mutex> lock(mutex);
-  DevicePtr &next =
-      region == MemoryRegion::Runtime ? nextRuntimeBase : nextBase;
+  bool runtime = region == MemoryRegion::Runtime;
+  DevicePtr &next = runtime ? nextRuntimeBase : nextBase;
+  // A 64 KiB unmapped gap after each buffer catches runs off its end.
+  uint64_t span = llvm::alignTo(std::max<uint64_t>(size, 1), 4096) + 65536;
+  if (span > (runtime ? kDataBase : kDataEnd) - next)
+    return 0;
   alloc.base = next;
   alloc.size = size;
   alloc.label = label.str();
-  // A 64 KiB unmapped gap after each buffer catches runs off its end.
-  next += llvm::alignTo(std::max<uint64_t>(size, 1), 4096) + 65536;
+  next += span;
   DevicePtr base = alloc.base;
   allocations.emplace(base, std::move(alloc));
   return base;

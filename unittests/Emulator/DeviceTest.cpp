@@ -51,6 +51,26 @@ TEST(Device, RefusesAllocationsBeyondTheLimit) {
   EXPECT_NE(dev.getMemory().translate(a, 16), nullptr);
 }
 
+TEST(GlobalMemory, RuntimeObjectsDoNotMoveBuffers) {
+  // A buffer's address is the same whatever runtime objects (code objects,
+  // kernarg segments) were allocated before it, and they lie apart from the
+  // buffers.
+  GlobalMemory plain, withRuntime;
+  DevicePtr code =
+      withRuntime.allocate(1 << 20, "code object", MemoryRegion::Runtime);
+  ASSERT_NE(code, 0u);
+  DevicePtr a = plain.allocate(100, "a");
+  DevicePtr b = withRuntime.allocate(100, "b");
+  EXPECT_EQ(a, b);
+  DevicePtr kernargs =
+      withRuntime.allocate(256, "kernarg segment", MemoryRegion::Runtime);
+  EXPECT_EQ(plain.allocate(100, "c"), withRuntime.allocate(100, "d"));
+  EXPECT_LT(kernargs, b);
+  EXPECT_GE(kernargs, code + (1 << 20) + 4096);
+  EXPECT_NE(withRuntime.translate(kernargs + 255, 1), nullptr);
+  EXPECT_NE(withRuntime.find(code, 1 << 20), nullptr);
+}
+
 TEST(Device, RejectsNonCodeObjects) {
   Device dev(*ChipInfo::lookup("gfx950"));
   auto module = dev.loadModule("definitely not an ELF file");

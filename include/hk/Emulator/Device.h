@@ -258,7 +258,8 @@ enum class MemoryRegion { Data, Runtime };
 /// of one buffer lands nowhere instead of in the next.
 class GlobalMemory {
 public:
-  /// 0 when `size` exceeds kMaxAllocationBytes or the host has no memory.
+  /// 0 when `size` exceeds kMaxAllocationBytes, the region's addresses are
+  /// used up or the host has no memory.
   DevicePtr allocate(uint64_t size, llvm::StringRef label,
                      MemoryRegion region = MemoryRegion::Data);
   bool release(DevicePtr base);
@@ -270,9 +271,13 @@ public:
 
 private:
   std::map<DevicePtr, Allocation> allocations;
-  DevicePtr nextBase = 0x0000100000000000ull;
-  /// 8 TiB below the data: far more than a run's runtime objects take.
-  DevicePtr nextRuntimeBase = 0x0000080000000000ull;
+  /// Runtime objects take [8 TiB, 16 TiB), buffers [16 TiB, 256 TiB): a
+  /// range that is used up fails the allocation (addresses are not reused).
+  static constexpr DevicePtr kRuntimeBase = 0x0000080000000000ull;
+  static constexpr DevicePtr kDataBase = 0x0000100000000000ull;
+  static constexpr DevicePtr kDataEnd = 0x0001000000000000ull;
+  DevicePtr nextBase = kDataBase;
+  DevicePtr nextRuntimeBase = kRuntimeBase;
   mutable std::mutex mutex;
 };
 
