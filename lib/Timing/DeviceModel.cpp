@@ -51,6 +51,13 @@
 //              reduces the clock speed when running dense tensor-core
 //              logic".) The blog's footnote gives MI300X fp8 as 1223.6 at
 //              1273 MHz; the table's figures are the ones used here.
+//  [DRAM-WQ]   How DRAM controllers order writes behind reads, as two
+//              public simulators model them: GPGPU-Sim 4 (gpu-sim.cc,
+//              `-dram_write_queue_size`, default 32:28:16: a write queue
+//              of 32 requests per memory channel, drained from 28 down to
+//              16) and Ramulator 2 (the generic DRAM controller's
+//              set_write_mode: writes wait in their own buffer and go out
+//              when no read is waiting or the buffer is 80% full).
 //
 // Figures no public document gives (latencies, the L1 and scalar-cache
 // geometry, launch and barrier overheads) are marked "assumption" with the
@@ -217,6 +224,10 @@ static const DeviceModel deviceTable[] = {
         /*hbmTBps=*/5.3,        /* [MI300X-DS] */
         /*hbmEfficiency=*/0.78, /* [STREAM] */
         /*hbmLatency=*/1000,    /* assumption: ~480 ns, twice the MALL */
+        /*hbmWriteQueueBytes=*/16 * 32 * 128,
+        /* [DRAM-WQ]: 32 line-sized writes in each of the XCD's 16 HBM  */
+        /* channels (an eighth of 8 stacks [MI300X-DS] of the 16 channels */
+        /* an HBM3 stack has)                                             */
         gfx942Mfma,
         mi300xClocks,
     },
@@ -235,6 +246,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmTBps=*/6.0,        /* [MI325X-DS]: HBM3E */
         /*hbmEfficiency=*/0.78, /* [STREAM], assumed to carry to HBM3E */
         /*hbmLatency=*/1000,
+        /*hbmWriteQueueBytes=*/16 * 32 * 128,
         gfx942Mfma,
         mi325xClocks,
     },
@@ -254,6 +266,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmTBps=*/8.0, /* [MI350X-DS] */
         /*hbmEfficiency=*/0.78,
         /*hbmLatency=*/1000,
+        /*hbmWriteQueueBytes=*/16 * 32 * 128,
         gfx950Mfma,
         mi325xClocks, /* assumption: see mi325xClocks */
     },
@@ -272,6 +285,7 @@ static const DeviceModel deviceTable[] = {
         /*hbmTBps=*/8.0, /* [MI355X-DS] */
         /*hbmEfficiency=*/0.78,
         /*hbmLatency=*/1000,
+        /*hbmWriteQueueBytes=*/16 * 32 * 128,
         gfx950Mfma,
         mi325xClocks, /* assumption: see mi325xClocks */
     },

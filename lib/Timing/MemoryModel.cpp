@@ -67,6 +67,7 @@ XcdMemory::XcdMemory(const DeviceModel &device) : device(device) {
                device.mall.ways);
   mallPort.bytesPerCycle = device.mallBytesPerCyclePerXcd();
   hbm.bytesPerCycle = device.hbmBytesPerCyclePerXcd();
+  hbm.writeQueueBytes = device.hbmWriteQueueBytes;
 }
 
 unsigned XcdMemory::channelOf(uint64_t line) const {
@@ -98,7 +99,7 @@ double XcdMemory::read(double time, uint64_t address, Level &from) {
   Cache &cache = l2[c];
   bool hit = cache.access(line / l2Channel.size(), false, &evictedDirty);
   if (evictedDirty)
-    hbm.serve(t, device.l2.lineBytes);
+    hbm.write(t, device.l2.lineBytes);
   ++reads;
   if (hit) {
     ++hits;
@@ -117,7 +118,7 @@ double XcdMemory::write(double time, uint64_t address) {
   bool evictedDirty = false;
   l2[c].access(line / l2Channel.size(), true, &evictedDirty);
   if (evictedDirty)
-    hbm.serve(t, device.l2.lineBytes);
+    hbm.write(t, device.l2.lineBytes);
   return t + device.l2.latency;
 }
 
@@ -134,7 +135,9 @@ double XcdMemory::writeBackAll(double time) {
   uint64_t lines = 0;
   for (Cache &channel : l2)
     lines += channel.takeDirtyLines();
-  if (!lines)
+  if (lines)
+    hbm.write(time, double(lines) * device.l2.lineBytes);
+  if (hbm.queuedWrites <= 0)
     return time;
-  return hbm.serve(time, double(lines) * device.l2.lineBytes);
+  return hbm.flushWrites(time);
 }

@@ -17,6 +17,7 @@
 
 #include "hk/Timing/DeviceModel.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -52,17 +53,53 @@ private:
   size_t last = 0;
 };
 
-/// A queue that serves requests at `bytesPerCycle`, in arrival order.
+/// A queue that serves requests at `bytesPerCycle`. Reads are served in
+/// arrival order. Writes (L2 write-backs) wait in a write queue of
+/// `writeQueueBytes` and go out while no read is waiting, as DRAM
+/// controllers drain their write queues ([DRAM-WQ] in DeviceModel.cpp);
+/// a write that finds the queue full is served in arrival order, as a
+/// read is. No request waits on a write, so writes return nothing.
 struct BandwidthServer {
   double bytesPerCycle = 1;
+  double writeQueueBytes = 0;
   double busyUntil = 0;
+  double queuedWrites = 0; ///< Bytes in the write queue.
   uint64_t bytesServed = 0;
-  /// Serves `bytes` arriving at `time`; returns when the last byte is out.
+  /// Serves `bytes` read at `time`; returns when the last byte is out.
   double serve(double time, double bytes) {
+    drainWrites(time);
     double start = time > busyUntil ? time : busyUntil;
     busyUntil = start + bytes / bytesPerCycle;
     bytesServed += uint64_t(bytes);
     return busyUntil;
+  }
+  /// Takes `bytes` written at `time`.
+  void write(double time, double bytes) {
+    drainWrites(time);
+    queuedWrites += bytes;
+    bytesServed += uint64_t(bytes);
+    if (queuedWrites > writeQueueBytes) {
+      double start = time > busyUntil ? time : busyUntil;
+      busyUntil = start + (queuedWrites - writeQueueBytes) / bytesPerCycle;
+      queuedWrites = writeQueueBytes;
+    }
+  }
+  /// Serves every queued write from `time` on; returns when they are out.
+  double flushWrites(double time) {
+    double start = time > busyUntil ? time : busyUntil;
+    busyUntil = start + queuedWrites / bytesPerCycle;
+    queuedWrites = 0;
+    return busyUntil;
+  }
+
+private:
+  /// Sends queued writes in the idle time before `time`.
+  void drainWrites(double time) {
+    if (time <= busyUntil || queuedWrites <= 0)
+      return;
+    double bytes = std::min(queuedWrites, (time - busyUntil) * bytesPerCycle);
+    busyUntil += bytes / bytesPerCycle;
+    queuedWrites -= bytes;
   }
 };
 

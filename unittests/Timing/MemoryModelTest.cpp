@@ -58,6 +58,37 @@ TEST(BandwidthServer, QueuesInArrivalOrder) {
   EXPECT_EQ(s.bytesServed, 320u);
 }
 
+// Writes wait in the write queue while reads go first, and go out in the
+// time no read uses; a write the full queue cannot hold takes its turn.
+TEST(BandwidthServer, ReadsPassQueuedWrites) {
+  BandwidthServer s;
+  s.bytesPerCycle = 64;
+  s.writeQueueBytes = 256;
+  s.write(0, 256);               // Queued: 4 cycles of writes.
+  EXPECT_EQ(s.serve(0, 128), 2); // The read does not wait for them.
+  // Cycles 2 to 4 are idle, so 128 bytes of writes drain in them; the
+  // read at 4 starts at once.
+  EXPECT_EQ(s.serve(4, 64), 5);
+  EXPECT_EQ(s.queuedWrites, 128);
+  // 128 queued and 256 more: 128 over the queue's size, served ahead of
+  // the next read.
+  s.write(5, 256);
+  EXPECT_EQ(s.queuedWrites, 256);
+  EXPECT_EQ(s.serve(5, 64), 8);
+  // The rest goes out when asked (the kernel's release).
+  EXPECT_EQ(s.flushWrites(8), 12);
+  EXPECT_EQ(s.queuedWrites, 0);
+  EXPECT_EQ(s.bytesServed, 768u);
+}
+
+// Without a queue, writes are served in arrival order like reads.
+TEST(BandwidthServer, WritesWithoutAQueueAreServedInOrder) {
+  BandwidthServer s;
+  s.bytesPerCycle = 64;
+  s.write(0, 128);
+  EXPECT_EQ(s.serve(0, 64), 3);
+}
+
 // Two reads of one line from two CUs: the second is served from L2 and
 // waits for the first's fill from HBM rather than seeing it early.
 TEST(XcdMemory, SecondReadOfALineWaitsForTheFirst) {

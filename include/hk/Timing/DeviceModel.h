@@ -95,6 +95,9 @@ struct DeviceModel {
   double hbmTBps;        ///< Peak.
   double hbmEfficiency;  ///< Fraction of peak a stream reaches.
   unsigned hbmLatency;
+  /// Bytes of write-backs the XCD's memory controllers hold while reads
+  /// go first (MemoryModel.h, BandwidthServer).
+  double hbmWriteQueueBytes;
 
   llvm::ArrayRef<MfmaTiming> mfmaTimings;
   llvm::ArrayRef<DenseClock> denseClocks;
