@@ -64,6 +64,7 @@ struct BandwidthServer {
   double writeQueueBytes = 0;
   double busyUntil = 0;
   double queuedWrites = 0; ///< Bytes in the write queue.
+  double writesSince = 0;  ///< When the queue last became non-empty.
   uint64_t bytesServed = 0;
   /// Serves `bytes` read at `time`; returns when the last byte is out.
   double serve(double time, double bytes) {
@@ -76,6 +77,8 @@ struct BandwidthServer {
   /// Takes `bytes` written at `time`.
   void write(double time, double bytes) {
     drainWrites(time);
+    if (queuedWrites <= 0)
+      writesSince = time;
     queuedWrites += bytes;
     bytesServed += uint64_t(bytes);
     if (queuedWrites > writeQueueBytes) {
@@ -93,12 +96,14 @@ struct BandwidthServer {
   }
 
 private:
-  /// Sends queued writes in the idle time before `time`.
+  /// Sends queued writes in the idle time before `time` (from when they
+  /// were queued).
   void drainWrites(double time) {
-    if (time <= busyUntil || queuedWrites <= 0)
+    double from = std::max(busyUntil, writesSince);
+    if (time <= from || queuedWrites <= 0)
       return;
-    double bytes = std::min(queuedWrites, (time - busyUntil) * bytesPerCycle);
-    busyUntil += bytes / bytesPerCycle;
+    double bytes = std::min(queuedWrites, (time - from) * bytesPerCycle);
+    busyUntil = from + bytes / bytesPerCycle;
     queuedWrites -= bytes;
   }
 };

@@ -81,6 +81,18 @@ TEST(BandwidthServer, ReadsPassQueuedWrites) {
   EXPECT_EQ(s.bytesServed, 768u);
 }
 
+// Idle time before a write arrived does not send it.
+TEST(BandwidthServer, WritesDrainOnlyAfterTheyArrive) {
+  BandwidthServer s;
+  s.bytesPerCycle = 64;
+  s.writeQueueBytes = 1024;
+  EXPECT_EQ(s.serve(0, 64), 1);
+  s.write(10, 640);               // 10 cycles of writes, queued at 10.
+  EXPECT_EQ(s.serve(15, 64), 16); // 5 cycles of them went out, 10 to 15.
+  EXPECT_EQ(s.queuedWrites, 320);
+  EXPECT_EQ(s.flushWrites(16), 21);
+}
+
 // Without a queue, writes are served in arrival order like reads.
 TEST(BandwidthServer, WritesWithoutAQueueAreServedInOrder) {
   BandwidthServer s;
