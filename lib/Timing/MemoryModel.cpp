@@ -137,7 +137,5 @@ double XcdMemory::writeBackAll(double time) {
     lines += channel.takeDirtyLines();
   if (lines)
     hbm.write(time, double(lines) * device.l2.lineBytes);
-  if (hbm.queuedWrites <= 0)
-    return time;
   return hbm.flushWrites(time);
 }

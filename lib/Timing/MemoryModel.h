@@ -69,10 +69,8 @@ struct BandwidthServer {
   /// Serves `bytes` read at `time`; returns when the last byte is out.
   double serve(double time, double bytes) {
     drainWrites(time);
-    double start = time > busyUntil ? time : busyUntil;
-    busyUntil = start + bytes / bytesPerCycle;
     bytesServed += uint64_t(bytes);
-    return busyUntil;
+    return occupy(time, bytes);
   }
   /// Takes `bytes` written at `time`.
   void write(double time, double bytes) {
@@ -82,20 +80,27 @@ struct BandwidthServer {
     queuedWrites += bytes;
     bytesServed += uint64_t(bytes);
     if (queuedWrites > writeQueueBytes) {
-      double start = time > busyUntil ? time : busyUntil;
-      busyUntil = start + (queuedWrites - writeQueueBytes) / bytesPerCycle;
+      occupy(time, queuedWrites - writeQueueBytes);
       queuedWrites = writeQueueBytes;
     }
   }
-  /// Serves every queued write from `time` on; returns when they are out.
+  /// Serves every queued write from `time` on; returns when they are out
+  /// (`time` when none are queued).
   double flushWrites(double time) {
-    double start = time > busyUntil ? time : busyUntil;
-    busyUntil = start + queuedWrites / bytesPerCycle;
+    if (queuedWrites <= 0)
+      return time;
+    double done = occupy(time, queuedWrites);
     queuedWrites = 0;
-    return busyUntil;
+    return done;
   }
 
 private:
+  /// Holds the server for `bytes` from `time` or when it frees, whichever
+  /// is later; returns when they are out.
+  double occupy(double time, double bytes) {
+    busyUntil = std::max(time, busyUntil) + bytes / bytesPerCycle;
+    return busyUntil;
+  }
   /// Sends queued writes in the idle time before `time` (from when they
   /// were queued).
   void drainWrites(double time) {
