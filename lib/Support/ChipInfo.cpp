@@ -66,6 +66,8 @@ unsigned MfmaInstr::operandRegs() const {
 }
 
 unsigned LdsBankModel::readLanesPerPhase(unsigned bytesPerLane) const {
+  if (bytesPerLane == 12 && read96LanesPerPhase)
+    return read96LanesPerPhase;
   unsigned perPhase = banks * bankWidthBytes / std::max(bytesPerLane, 4u);
   return std::min(perPhase, 64u);
 }
@@ -82,6 +84,26 @@ static uint64_t laneRange(unsigned first, unsigned count) {
     return 0;
   uint64_t lanes = count >= 64 ? ~0ull : (1ull << count) - 1;
   return lanes << first;
+}
+
+bool LdsBankModel::usesQuadOrder(const LdsWaveAccess &access) const {
+  if (wideReadQuadOrder.empty() || access.isWrite || access.second)
+    return false;
+  return access.bytesPerAddress == 16 ||
+         (access.bytesPerAddress == 12 && read96LanesPerPhase);
+}
+
+uint64_t LdsBankModel::phaseLanes(const LdsWaveAccess &access,
+                                  unsigned lanesPerPhase,
+                                  unsigned phase) const {
+  unsigned first = phase * lanesPerPhase;
+  if (!usesQuadOrder(access) || lanesPerPhase % 4 != 0)
+    return laneRange(first, lanesPerPhase);
+  uint64_t lanes = 0;
+  for (unsigned i = first / 4; i < (first + lanesPerPhase) / 4; ++i)
+    if (i < wideReadQuadOrder.size())
+      lanes |= laneRange(4 * unsigned(wideReadQuadOrder[i]), 4);
+  return lanes;
 }
 
 namespace {
@@ -133,7 +155,8 @@ struct PhaseBanks {
 /// `words` at run time). The common widths get their own instance so that
 /// the inner loop has a constant trip count.
 template <unsigned Words>
-static LdsAccessCost costPhases(unsigned numBanks, const LdsWaveAccess &access,
+static LdsAccessCost costPhases(const LdsBankModel &model, unsigned numBanks,
+                                const LdsWaveAccess &access,
                                 unsigned lanesPerPhase, unsigned wordShift,
                                 unsigned bankWidthBytes, unsigned words) {
   LdsAccessCost result;
@@ -147,8 +170,12 @@ static LdsAccessCost costPhases(unsigned numBanks, const LdsWaveAccess &access,
     for (unsigned i = 0; i < count; ++i)
       banks.add(word + i);
   };
-  for (unsigned first = 0; first < 64; first += lanesPerPhase) {
-    uint64_t lanes = access.activeLanes & laneRange(first, lanesPerPhase);
+  bool ordered = model.usesQuadOrder(access);
+  for (unsigned first = 0, phase = 0; first < 64;
+       first += lanesPerPhase, ++phase) {
+    uint64_t lanes = access.activeLanes &
+                     (ordered ? model.phaseLanes(access, lanesPerPhase, phase)
+                              : laneRange(first, lanesPerPhase));
     if (!lanes)
       continue;
     ++result.phases;
@@ -180,16 +207,16 @@ LdsAccessCost LdsBankModel::cost(const LdsWaveAccess &access) const {
       llvm::isPowerOf2_32(bankWidthBytes) ? llvm::Log2_32(bankWidthBytes) : ~0u;
   switch (words) {
   case 1:
-    return costPhases<1>(numBanks, access, lanesPerPhase, wordShift,
+    return costPhases<1>(*this, numBanks, access, lanesPerPhase, wordShift,
                          bankWidthBytes, words);
   case 2:
-    return costPhases<2>(numBanks, access, lanesPerPhase, wordShift,
+    return costPhases<2>(*this, numBanks, access, lanesPerPhase, wordShift,
                          bankWidthBytes, words);
   case 4:
-    return costPhases<4>(numBanks, access, lanesPerPhase, wordShift,
+    return costPhases<4>(*this, numBanks, access, lanesPerPhase, wordShift,
                          bankWidthBytes, words);
   default:
-    return costPhases<0>(numBanks, access, lanesPerPhase, wordShift,
+    return costPhases<0>(*this, numBanks, access, lanesPerPhase, wordShift,
                          bankWidthBytes, words);
   }
 }
@@ -276,6 +303,20 @@ static const unsigned gfx950DirectToLds[] = {1, 2, 4, 12, 16};
 static const llvm::StringRef gfx9xToggleableFeatures[] = {
     "xnack", "sramecc", "tgsplit", "precise-memory"};
 
+// [LDS-PHASES] Which lanes of a wide LDS read share a phase is not lane
+// order. CDNA3's ds_read_b128 (Composable Kernel's documentation,
+// "Understanding AMD GPU LDS and Bank Conflicts"): lanes 0-3 with 20-23, 4-7
+// with 16-19, 8-11 with 28-31, 12-15 with 24-27, and the same 32 lanes on.
+// CDNA4 (HipKittens' phase solver, analysis/paper_experiments/phases, run on
+// MI355X with the bank-conflict counter over every pair of lanes):
+// ds_read_b96 pairs quads the same way in eight phases; ds_read_b128 joins
+// two of those pairs per phase (lanes 0-3, 12-15, 20-23, 24-27; 4-11,
+// 16-19, 28-31; and the same 32 lanes on); ds_read_b64 and ds_write_b64
+// take lanes in order. One quad order gives all of them: phases of 8 lanes
+// take the pairs (0 5) (3 6) (1 4) (2 7), phases of 16 two pairs each.
+static const uint8_t wideReadQuadOrder[] = {0, 5,  3,  6,  1, 4,  2,  7,
+                                            8, 13, 11, 14, 9, 12, 10, 15};
+
 static const ChipInfo chipTable[] = {
     {
         /*name=*/"gfx942",
@@ -283,7 +324,11 @@ static const ChipInfo chipTable[] = {
         /*generation=*/"CDNA3",
         /*elfMach=*/0x04c,
         /*ldsBytesPerWorkgroup=*/64 * 1024,
-        /*lds=*/{/*banks=*/32, /*bankWidthBytes=*/4, /*write64=*/0},
+        // ds_read_b128 takes lanes 0-3 and 20-23, 4-7 and 16-19, ... into
+        // its eight phases of eight lanes [LDS-PHASES].
+        /*lds=*/
+        {/*banks=*/32, /*bankWidthBytes=*/4, /*write64=*/0, /*read96=*/0,
+         /*wideReadQuadOrder=*/wideReadQuadOrder},
         /*fp8Format=*/Fp8Format::FNUZ,
         /*directToLdsBytes=*/gfx942DirectToLds,
         /*mfmaInstrs=*/gfx942Mfmas,
@@ -301,8 +346,13 @@ static const ChipInfo chipTable[] = {
         /*elfMach=*/0x04f,
         /*ldsBytesPerWorkgroup=*/160 * 1024,
         // 64 banks: ds_read_b128 serves 16 lanes per phase, ds_read_b64 32,
-        // and ds_write_b64 (measured) 16.
-        /*lds=*/{/*banks=*/64, /*bankWidthBytes=*/4, /*write64=*/16},
+        // ds_write_b64 16 and ds_read_b96 8; ds_read_b128 takes lanes 0-3,
+        // 12-15, 20-23 and 24-27 into its first phase, and ds_read_b96
+        // pairs quads as CDNA3's ds_read_b128 does (all measured,
+        // [LDS-PHASES]).
+        /*lds=*/
+        {/*banks=*/64, /*bankWidthBytes=*/4, /*write64=*/16, /*read96=*/8,
+         /*wideReadQuadOrder=*/wideReadQuadOrder},
         /*fp8Format=*/Fp8Format::OCP,
         /*directToLdsBytes=*/gfx950DirectToLds,
         /*mfmaInstrs=*/gfx950Mfmas,

@@ -145,4 +145,40 @@ TEST_F(TileAccessTest, FlippedSwizzleSeparatesRowsEightApart) {
   }
 }
 
+// gfx950's ds_read_b128 serves lanes 0-3, 12-15, 20-23 and 24-27 in one
+// LDS phase. Reading an fp8 MFMA operand (32 bytes a lane, two 16-byte
+// reads), that phase holds rows 0-3 and 12-15 at 16-byte group 2j and rows
+// 4-7 and 8-11 at group 2j + 2; two rows fill the 64 banks. A masked phase
+// that keeps row bits 1 and 3 puts the 16 reads in 16 distinct bank
+// slots, where no plain swizzle does.
+TEST_F(TileAccessTest, MaskedSwizzleSeparatesPairedFp8Reads) {
+  auto masked = SwizzleAttr::get(&context, 16, 2, 8, /*flip=*/false, 5);
+  EXPECT_EQ(masked.getPhaseMask(), 5u);
+  EXPECT_EQ(SwizzleAttr::get(&context, 16, 2, 8).getPhaseMask(), 7u);
+  EXPECT_EQ(masked.getRowPeriod(), 16);
+  auto slots = [](SwizzleAttr swizzle, int64_t group) {
+    std::set<int64_t> taken;
+    for (int64_t row : {0, 1, 2, 3, 12, 13, 14, 15})
+      taken.insert(row % 2 * 8 + swizzle.swizzleColumn(row, group * 16) / 16);
+    for (int64_t row : {4, 5, 6, 7, 8, 9, 10, 11})
+      taken.insert(row % 2 * 8 +
+                   swizzle.swizzleColumn(row, (group + 2) * 16) / 16);
+    return taken.size();
+  };
+  for (int64_t group : {0, 1, 4, 5})
+    EXPECT_EQ(slots(masked, group), 16u) << "group " << group;
+  for (unsigned perPhase : {1u, 2u, 4u})
+    for (unsigned maxPhase : {2u, 4u, 8u})
+      EXPECT_LT(slots(SwizzleAttr::get(&context, 16, perPhase, maxPhase), 0),
+                16u)
+          << perPhase << " " << maxPhase;
+  for (int64_t row = 0; row < 32; ++row) {
+    EXPECT_EQ(masked.phaseOf(row), (row / 2 % 8) & 5);
+    std::set<int64_t> columns;
+    for (int64_t col = 0; col < 128; ++col)
+      columns.insert(masked.swizzleColumn(row, col));
+    EXPECT_EQ(columns.size(), 128u);
+  }
+}
+
 } // namespace

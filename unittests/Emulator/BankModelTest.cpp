@@ -25,20 +25,56 @@ const LdsBankModel &model(llvm::StringRef chip) {
   return ChipInfo::lookup(chip)->lds;
 }
 
-/// The definition: phases of lanes-per-phase lanes; a phase costs the
-/// largest number of distinct words one bank holds.
-LdsAccessCost reference(const LdsBankModel &m, const LdsWaveAccess &a) {
+/// The first 32 lanes' phases of the wide single-address reads as
+/// published (the next 32 lanes repeat them 32 lanes on): CDNA3's
+/// ds_read_b128 (Composable Kernel's LDS bank-conflict documentation) and
+/// CDNA4's ds_read_b96 (HipKittens' phase solver on MI355X) in phases of 8
+/// lanes, CDNA4's ds_read_b128 (the same solver) in phases of 16.
+const std::vector<std::vector<unsigned>> kPairedQuads = {
+    {0, 1, 2, 3, 20, 21, 22, 23},
+    {4, 5, 6, 7, 16, 17, 18, 19},
+    {8, 9, 10, 11, 28, 29, 30, 31},
+    {12, 13, 14, 15, 24, 25, 26, 27}};
+const std::vector<std::vector<unsigned>> kCdna4ReadB128 = {
+    {0, 1, 2, 3, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25, 26, 27},
+    {4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 28, 29, 30, 31}};
+
+/// The phase that serves `lane` of `a` on `chip`, with `lanesPerPhase`.
+unsigned phaseOf(llvm::StringRef chip, const LdsWaveAccess &a, unsigned lane,
+                 unsigned lanesPerPhase) {
+  const std::vector<std::vector<unsigned>> *table = nullptr;
+  if (!a.isWrite && !a.second) {
+    if (a.bytesPerAddress == 16)
+      table = chip == "gfx950" ? &kCdna4ReadB128 : &kPairedQuads;
+    else if (a.bytesPerAddress == 12 && chip == "gfx950")
+      table = &kPairedQuads;
+  }
+  if (!table)
+    return lane / lanesPerPhase;
+  for (unsigned phase = 0; phase < table->size(); ++phase)
+    for (unsigned member : (*table)[phase])
+      if (member == lane % 32)
+        return phase + (lane / 32) * unsigned(table->size());
+  ADD_FAILURE() << "lane " << lane << " in no phase";
+  return 0;
+}
+
+/// The definition: phases of lanes-per-phase lanes (for wide reads, the
+/// published lane groups); a phase costs the largest number of distinct
+/// words one bank holds.
+LdsAccessCost reference(llvm::StringRef chip, const LdsWaveAccess &a) {
+  const LdsBankModel &m = model(chip);
   unsigned perLane = a.bytesPerAddress * (a.second ? 2 : 1);
   unsigned lanesPerPhase =
       a.isWrite ? m.writeLanesPerPhase(perLane) : m.readLanesPerPhase(perLane);
   unsigned words =
       (a.bytesPerAddress + m.bankWidthBytes - 1) / m.bankWidthBytes;
   LdsAccessCost cost;
-  for (unsigned first = 0; first < 64; first += lanesPerPhase) {
+  for (unsigned phase = 0; phase * lanesPerPhase < 64; ++phase) {
     std::map<unsigned, std::set<uint32_t>> perBank;
-    for (unsigned lane = first; lane < first + lanesPerPhase && lane < 64;
-         ++lane) {
-      if (!(a.activeLanes >> lane & 1))
+    for (unsigned lane = 0; lane < 64; ++lane) {
+      if (!(a.activeLanes >> lane & 1) ||
+          phaseOf(chip, a, lane, lanesPerPhase) != phase)
         continue;
       for (const uint32_t *addresses : {a.first, a.second}) {
         if (!addresses)
@@ -139,7 +175,7 @@ TEST(LdsBankModel, TwoAddressFormsCountBothAddresses) {
   // Per phase: lanes 0-31 use banks 0-31 twice (words w and w+64).
   EXPECT_EQ(cost.conflictCycles, 2u);
   EXPECT_EQ(cost.conflictCycles,
-            reference(model("gfx950"), {a0.data(), a1.data(), ~0ull, 4, false})
+            reference("gfx950", {a0.data(), a1.data(), ~0ull, 4, false})
                 .conflictCycles);
 }
 
@@ -150,6 +186,50 @@ TEST(LdsBankModel, WritesOf64BitsUseTheMeasuredPhase) {
             4u);
   EXPECT_EQ(model("gfx950").cost({b64.data(), nullptr, ~0ull, 8, false}).phases,
             2u);
+}
+
+/// Lanes `first` to `first + 3` and `second` to `second + 3` read 16
+/// bytes each from the same banks in different words (the second quad one
+/// bank row of `rowBytes` further on); every other lane is inactive.
+LdsWaveAccess twoQuads(std::vector<uint32_t> &addresses, unsigned first,
+                       unsigned second, unsigned rowBytes) {
+  addresses.assign(64, 0);
+  for (unsigned i = 0; i < 4; ++i) {
+    addresses[first + i] = 16 * i;
+    addresses[second + i] = rowBytes + 16 * i;
+  }
+  uint64_t active = 0xfull << first | 0xfull << second;
+  return {addresses.data(), nullptr, active, 16, false};
+}
+
+TEST(LdsBankModel, WideReadsTakeLanesInTheMeasuredOrder) {
+  std::vector<uint32_t> a;
+  // CDNA3's ds_read_b128 serves lanes 0-3 with 20-23, not with 4-7.
+  EXPECT_EQ(model("gfx942").cost(twoQuads(a, 0, 20, 128)).conflictCycles, 1u);
+  EXPECT_EQ(model("gfx942").cost(twoQuads(a, 0, 4, 128)).conflictCycles, 0u);
+  EXPECT_EQ(model("gfx942").cost(twoQuads(a, 40, 60, 128)).conflictCycles, 1u);
+  // CDNA4's: lanes 0-3 with 12-15, 20-23 and 24-27, not with 4-11.
+  for (unsigned partner : {12u, 20u, 24u})
+    EXPECT_EQ(model("gfx950").cost(twoQuads(a, 0, partner, 256)).conflictCycles,
+              1u)
+        << partner;
+  for (unsigned partner : {4u, 8u, 16u, 28u, 32u})
+    EXPECT_EQ(model("gfx950").cost(twoQuads(a, 0, partner, 256)).conflictCycles,
+              0u)
+        << partner;
+  // Its ds_read_b96 pairs quads as CDNA3's ds_read_b128 does, 8 lanes a
+  // phase: 0-3 with 20-23 only.
+  LdsWaveAccess b96 = twoQuads(a, 0, 20, 256);
+  b96.bytesPerAddress = 12;
+  EXPECT_EQ(model("gfx950").cost(b96).conflictCycles, 1u);
+  b96 = twoQuads(a, 0, 12, 256);
+  b96.bytesPerAddress = 12;
+  EXPECT_EQ(model("gfx950").cost(b96).conflictCycles, 0u);
+  EXPECT_EQ(model("gfx950").cost(b96).phases, 2u);
+  // Writes and two-address reads take lanes in order.
+  LdsWaveAccess write = twoQuads(a, 0, 4, 128);
+  write.isWrite = true;
+  EXPECT_EQ(model("gfx942").cost(write).conflictCycles, 1u);
 }
 
 TEST(LdsBankModel, MatchesTheDefinitionOnRandomAccesses) {
@@ -172,7 +252,7 @@ TEST(LdsBankModel, MatchesTheDefinitionOnRandomAccesses) {
         active = ~0ull;
       LdsWaveAccess access{a0.data(), twoAddresses ? a1.data() : nullptr,
                            active, bytes, write};
-      LdsAccessCost fast = m.cost(access), slow = reference(m, access);
+      LdsAccessCost fast = m.cost(access), slow = reference(chip, access);
       ASSERT_EQ(fast.phases, slow.phases)
           << chip.str() << " trial " << trial << " bytes " << bytes;
       ASSERT_EQ(fast.conflictCycles, slow.conflictCycles)

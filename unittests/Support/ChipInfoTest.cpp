@@ -22,10 +22,11 @@ TEST(ChipInfo, LdsSizesAndBankPhases) {
   EXPECT_EQ(cdna3.ldsBytesPerWorkgroup, 64u * 1024);
   EXPECT_EQ(cdna4.ldsBytesPerWorkgroup, 160u * 1024);
   // gfx950: ds_read_b128 serves 16 lanes per phase, ds_read_b64 32,
-  // ds_write_b64 16.
+  // ds_write_b64 16, ds_read_b96 8.
   EXPECT_EQ(cdna4.lds.readLanesPerPhase(16), 16u);
   EXPECT_EQ(cdna4.lds.readLanesPerPhase(8), 32u);
   EXPECT_EQ(cdna4.lds.writeLanesPerPhase(8), 16u);
+  EXPECT_EQ(cdna4.lds.readLanesPerPhase(12), 8u);
   EXPECT_EQ(cdna3.lds.readLanesPerPhase(16), 8u);
   EXPECT_EQ(cdna3.lds.readLanesPerPhase(4), 32u);
 }

@@ -90,6 +90,20 @@ struct LdsBankModel {
   unsigned writeLanesPerPhase(unsigned bytesPerLane) const;
   // Measured exceptions to "phase = banks*width / bytesPerLane".
   unsigned write64LanesPerPhase;
+  /// Lanes per phase of a 12-byte read (ds_read_b96), when measured.
+  unsigned read96LanesPerPhase;
+  /// The order in which a single-address read of 16 bytes per lane
+  /// (ds_read_b128), and of 12 where `read96LanesPerPhase` is set, takes
+  /// its lanes into phases, in quads of lanes (quad q is lanes 4q to
+  /// 4q+3): not lane order on CDNA3 and CDNA4. Empty: lane order.
+  llvm::ArrayRef<uint8_t> wideReadQuadOrder;
+
+  /// Whether `access` takes its lanes in `wideReadQuadOrder`.
+  bool usesQuadOrder(const LdsWaveAccess &access) const;
+  /// The lanes phase `phase` of `access` serves (active or not), for
+  /// `lanesPerPhase` lanes per phase.
+  uint64_t phaseLanes(const LdsWaveAccess &access, unsigned lanesPerPhase,
+                      unsigned phase) const;
 
   /// The cost of one ds_* instruction: the lanes are served in phases
   /// (lanes per phase by the bytes each lane moves, both addresses of a

@@ -647,7 +647,7 @@ Value lowering::swizzledColumn(OpBuilder &b, Location loc, SharedTileType type,
   Value phase = arith::AndIOp::create(
       b, loc,
       arith::ShRUIOp::create(b, loc, row, constI32(b, loc, perPhaseLog)),
-      constI32(b, loc, swizzle.getMaxPhase() - 1));
+      constI32(b, loc, swizzle.getPhaseMask()));
   if (swizzle.getFlip()) {
     // The top phase bit flips on odd runs of per_phase * max_phase rows:
     // row bit log2(run) moved down to bit log2(max_phase / 2).

@@ -163,3 +163,21 @@ hk.kernel @period_offsets() waves(1) {
   hk.return
 }
 }
+
+// -----
+
+// A masked swizzle keeps only the phase bits of its mask: row >> 1, and 5
+// (not 7), XOR-ed into the 16-byte group index.
+// CHECK-LABEL: llvm.func @masked
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[HALF:.*]] = arith.shrui %{{.*}}, %[[C1]] : i32
+// CHECK-NEXT: %[[C5:.*]] = arith.constant 5 : i32
+// CHECK-NEXT: %[[PHASE:.*]] = arith.andi %[[HALF]], %[[C5]] : i32
+// CHECK-NEXT: arith.xori %{{.*}}, %[[PHASE]] : i32
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @masked() waves(1) {
+  %s = hk.alloc : !hk.st<32x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>>
+  %t = hk.load %s : !hk.st<32x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>> -> !hk.rt<32x128xf8E4M3FN, row>
+  hk.return
+}
+}

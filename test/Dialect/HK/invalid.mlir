@@ -60,8 +60,28 @@ func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1,
 
 // -----
 
-// expected-error @below {{expected 'flip'}}
+// expected-error @below {{expected 'flip' or 'mask = N' once each, got 'flop'}}
 func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, flop>>
+
+// -----
+
+// expected-error @below {{expected 'flip' or 'mask = N' once each, got 'flip'}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, flip, flip>>
+
+// -----
+
+// expected-error @below {{swizzle mask must not be zero: the identity is #hk.swizzle<none>}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, mask = 0>>
+
+// -----
+
+// expected-error @below {{swizzle mask must keep some but not all of the 3 phase bits (1 to 6 with max_phase = 8), got 7}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, mask = 7>>
+
+// -----
+
+// expected-error @below {{a swizzle mask needs max_phase >= 4, got 2: one phase bit is either kept (no mask) or dropped (the identity)}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 2, mask = 1>>
 
 // -----
 

@@ -3,10 +3,13 @@
 // RUN: hk-opt %s -split-input-file --hk-lds-layout | FileCheck %s
 // RUN: hk-opt %s -split-input-file --hk-lds-layout=swizzle=false | FileCheck %s --check-prefix=NONE
 
-// 16-byte row runs read by 16 lanes a phase on gfx950's 64 banks: 16-byte
-// groups, with pairs of 128-byte rows sharing a phase.
+// 16-byte row runs read by 16 lanes a phase on gfx950's 64 banks. The
+// phase's lanes are not consecutive: lanes 0-3, 12-15, 20-23 and 24-27
+// read rows 0-3 and 12-15 of the first 16-byte group and rows 4-11 of the
+// second, two 128-byte rows to the 64 banks; 16-byte groups XOR-ed with the
+// row's low three bits keep all 16 apart.
 // CHECK-LABEL: hk.kernel @b128_gfx950
-// CHECK: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<vec = 8, per_phase = 2, max_phase = 8>>
+// CHECK: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
 // NONE-LABEL: hk.kernel @b128_gfx950
 // NONE: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<none>>
 module attributes {hk.target = #hk.target<"gfx950">} {
@@ -21,7 +24,27 @@ hk.kernel @b128_gfx950(%a: !hk.gl<?x?xbf16>) waves(4) {
 
 // -----
 
-// The same reads on gfx942's 32 banks (8 lanes a phase): one phase per row.
+// fp8 operands of gfx950's 16x16x128 MFMA: 32 bytes a lane in two 16-byte
+// reads, so one LDS phase pairs group 2j of rows 0-3 and 12-15 with group
+// 2j + 2 of rows 4-11. No plain XOR of the row's bits separates them; the
+// phase that keeps row bits 1 and 3 only does.
+// CHECK-LABEL: hk.kernel @fp8_gfx950
+// CHECK: hk.alloc : !hk.st<128x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @fp8_gfx950(%a: !hk.gl<?x?xf8E4M3FN>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<128x128xf8E4M3FN>
+  hk.group_load %a[%c0, %c0], %s : !hk.gl<?x?xf8E4M3FN>, !hk.st<128x128xf8E4M3FN>
+  %t = hk.load %s[%c0, %c0] : !hk.st<128x128xf8E4M3FN> -> !hk.rt<64x128xf8E4M3FN, #hk.mfma<a, 16x16x128>>
+  hk.return
+}
+}
+
+// -----
+
+// The same reads on gfx942's 32 banks, 8 lanes a phase (lanes 0-3 with
+// 20-23: rows 0-3 of one group, rows 4-7 of the next), one 128-byte row to
+// the banks: the row's low three bits again.
 // CHECK-LABEL: hk.kernel @b128_gfx942
 // CHECK: hk.alloc : !hk.st<128x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
 module attributes {hk.target = #hk.target<"gfx942">} {

@@ -45,6 +45,10 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
   %s = hk.alloc : !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   // CHECK: hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>>
   %sf = hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>>
+  // CHECK: hk.alloc : !hk.st<64x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>>
+  %sm = hk.alloc : !hk.st<64x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>>
+  // CHECK: hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, flip, mask = 2>>
+  %smf = hk.alloc : !hk.st<64x128xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, mask = 2, flip>>
   // CHECK: hk.alloc : !hk.st<32x32xbf16, #hk.swizzle<none>>
   %s2 = hk.alloc : !hk.st<32x32xbf16, #hk.swizzle<none>>
   // CHECK: hk.alloc : !hk.st<64x64xbf16>

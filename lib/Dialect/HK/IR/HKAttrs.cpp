@@ -170,15 +170,32 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
       parser.parseInteger(maxPhase))
     return {};
   bool flip = false;
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("flip"))
+  unsigned mask = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
       return {};
-    flip = true;
+    if (keyword == "flip" && !flip) {
+      flip = true;
+    } else if (keyword == "mask" && !mask) {
+      if (parser.parseEqual() || parser.parseInteger(mask))
+        return {};
+      if (!mask) {
+        parser.emitError(at) << "swizzle mask must not be zero: the "
+                                "identity is #hk.swizzle<none>";
+        return {};
+      }
+    } else {
+      parser.emitError(at) << "expected 'flip' or 'mask = N' once each, got '"
+                           << keyword << "'";
+      return {};
+    }
   }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    vec, perPhase, maxPhase, flip);
+                    vec, perPhase, maxPhase, flip, mask);
 }
 
 void SwizzleAttr::print(AsmPrinter &printer) const {
@@ -190,12 +207,14 @@ void SwizzleAttr::print(AsmPrinter &printer) const {
           << ", max_phase = " << getMaxPhase();
   if (getFlip())
     printer << ", flip";
+  if (getMask())
+    printer << ", mask = " << getMask();
   printer << ">";
 }
 
 LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   unsigned vec, unsigned perPhase,
-                                  unsigned maxPhase, bool flip) {
+                                  unsigned maxPhase, bool flip, unsigned mask) {
   for (auto [name, value] : {std::pair<StringRef, unsigned>{"vec", vec},
                              {"per_phase", perPhase},
                              {"max_phase", maxPhase}})
@@ -205,12 +224,22 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (flip && maxPhase == 1)
     return emitError() << "a swizzle with flip needs max_phase >= 2: the "
                           "identity has no phase bit to flip";
+  if (mask && maxPhase < 4)
+    return emitError() << "a swizzle mask needs max_phase >= 4, got "
+                       << maxPhase
+                       << ": one phase bit is either kept (no mask) or "
+                          "dropped (the identity)";
+  if (mask && mask >= maxPhase - 1)
+    return emitError() << "swizzle mask must keep some but not all of the "
+                       << llvm::Log2_32(maxPhase) << " phase bits (1 to "
+                       << maxPhase - 2 << " with max_phase = " << maxPhase
+                       << "), got " << mask;
   return success();
 }
 
 int64_t SwizzleAttr::phaseOf(int64_t row) const {
   int64_t run = int64_t(getPerPhase()) * getMaxPhase();
-  int64_t phase = (row / getPerPhase()) % getMaxPhase();
+  int64_t phase = (row / getPerPhase()) % getMaxPhase() & getPhaseMask();
   if (getFlip() && (row / run) % 2)
     phase ^= getMaxPhase() / 2;
   return phase;

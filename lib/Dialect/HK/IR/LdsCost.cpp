@@ -180,6 +180,21 @@ SmallVector<SwizzleAttr> hk::candidateSwizzles(MLIRContext *ctx, int64_t cols,
   add({4, 8, 16}, /*flip=*/false);
   add({32}, /*flip=*/false);
   add({4, 8, 16, 32}, /*flip=*/true);
+  // Then masked phases, for reads whose LDS phases pair rows of different
+  // groups (gfx950's ds_read_b128 of 32-byte runs): masks that are not a
+  // smaller max_phase, up to 8 phases.
+  for (int64_t groupBytes : {4, 8, 16}) {
+    if (groupBytes < bytes)
+      continue;
+    int64_t vec = groupBytes / bytes;
+    for (int64_t perPhase : {1, 2, 4, 8})
+      for (int64_t maxPhase = 4; maxPhase <= 8 && vec * maxPhase <= cols;
+           maxPhase *= 2)
+        for (int64_t mask = 1; mask < maxPhase - 1; ++mask)
+          if (!llvm::isPowerOf2_64(mask + 1))
+            candidates.push_back(SwizzleAttr::get(ctx, vec, perPhase, maxPhase,
+                                                  /*flip=*/false, mask));
+  }
   return candidates;
 }
 

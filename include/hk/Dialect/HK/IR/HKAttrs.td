@@ -172,19 +172,36 @@ def HK_SwizzleAttr : HK_Attr<"Swizzle", "swizzle"> {
     have different phases, which a read touching both in one LDS phase (the
     transposing reads of gfx950, 4 rows and the 4 rows 8 further) needs,
     e.g. `#hk.swizzle<vec = 16, per_phase = 1, max_phase = 8, flip>`.
+
+    With `mask = m`, only the phase bits set in `m` are kept (before the
+    flip): `phase(r) = ((r / per_phase) mod max_phase) and m`. Rows whose
+    phases differ only in the masked bits then share a phase, which a read
+    whose LDS phases pair rows from different groups (gfx950's
+    `ds_read_b128` of 32-byte fp8 runs) needs, e.g.
+    `#hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>`.
+    `m` is below `max_phase`, not zero and not `max_phase - 1` (no mask).
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
-                        "unsigned":$maxPhase, DefaultValuedParameter<"bool", "false">:$flip);
+                        "unsigned":$maxPhase, DefaultValuedParameter<"bool", "false">:$flip,
+                        DefaultValuedParameter<"unsigned", "0">:$mask);
   let builders = [
     AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase,
                      "unsigned":$maxPhase), [{
-      return $_get($_ctxt, vec, perPhase, maxPhase, false);
+      return $_get($_ctxt, vec, perPhase, maxPhase, false, 0);
+    }]>,
+    AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase,
+                     "unsigned":$maxPhase, "bool":$flip), [{
+      return $_get($_ctxt, vec, perPhase, maxPhase, flip, 0);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isIdentity() const { return getMaxPhase() == 1; }
+    /// The phase bits `(row / per_phase) mod max_phase` keeps.
+    unsigned getPhaseMask() const {
+      return getMask() ? getMask() : getMaxPhase() - 1;
+    }
     /// The phase XORed into the group index of row `row`'s elements.
     int64_t phaseOf(int64_t row) const;
     /// Rows after which the phases repeat.
