@@ -70,6 +70,16 @@ func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1,
 
 // -----
 
+// expected-error @below {{swizzle mask must be a small non-negative integer, got -1}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, mask = -1>>
+
+// -----
+
+// expected-error @below {{swizzle vec must be a small non-negative integer, got -8}}
+func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = -8, per_phase = 1, max_phase = 8>>
+
+// -----
+
 // expected-error @below {{swizzle mask must not be zero: the identity is #hk.swizzle<none>}}
 func.func private @f() -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8, mask = 0>>
 

@@ -10,6 +10,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace hk;
 
@@ -152,6 +154,22 @@ VectorLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // SwizzleAttr
 //===----------------------------------------------------------------------===//
 
+/// Parses `= N` for the swizzle parameter `name` into `value`, rejecting a
+/// negative N, which parsing into an unsigned would wrap around.
+static ParseResult parseSwizzleParameter(AsmParser &parser, StringRef name,
+                                         unsigned &value) {
+  int64_t parsed;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseEqual() || parser.parseInteger(parsed))
+    return failure();
+  if (parsed < 0 || parsed > std::numeric_limits<unsigned>::max())
+    return parser.emitError(at)
+           << "swizzle " << name
+           << " must be a small non-negative integer, got " << parsed;
+  value = unsigned(parsed);
+  return success();
+}
+
 Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
@@ -162,12 +180,11 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
   }
   unsigned vec, perPhase, maxPhase;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseKeyword("vec") || parser.parseEqual() ||
-      parser.parseInteger(vec) || parser.parseComma() ||
-      parser.parseKeyword("per_phase") || parser.parseEqual() ||
-      parser.parseInteger(perPhase) || parser.parseComma() ||
-      parser.parseKeyword("max_phase") || parser.parseEqual() ||
-      parser.parseInteger(maxPhase))
+  if (parser.parseKeyword("vec") || parseSwizzleParameter(parser, "vec", vec) ||
+      parser.parseComma() || parser.parseKeyword("per_phase") ||
+      parseSwizzleParameter(parser, "per_phase", perPhase) ||
+      parser.parseComma() || parser.parseKeyword("max_phase") ||
+      parseSwizzleParameter(parser, "max_phase", maxPhase))
     return {};
   bool flip = false;
   unsigned mask = 0;
@@ -179,7 +196,7 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
     if (keyword == "flip" && !flip) {
       flip = true;
     } else if (keyword == "mask" && !mask) {
-      if (parser.parseEqual() || parser.parseInteger(mask))
+      if (parseSwizzleParameter(parser, "mask", mask))
         return {};
       if (!mask) {
         parser.emitError(at) << "swizzle mask must not be zero: the "
