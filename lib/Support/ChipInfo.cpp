@@ -86,23 +86,21 @@ static uint64_t laneRange(unsigned first, unsigned count) {
   return lanes << first;
 }
 
-bool LdsBankModel::usesQuadOrder(const LdsWaveAccess &access) const {
-  if (wideReadQuadOrder.empty() || access.isWrite || access.second)
+bool LdsBankModel::usesQuadOrder(const LdsWaveAccess &access,
+                                 unsigned lanesPerPhase) const {
+  if (wideReadQuadOrder.empty() || access.isWrite || access.second ||
+      lanesPerPhase % 4 != 0)
     return false;
   return access.bytesPerAddress == 16 ||
          (access.bytesPerAddress == 12 && read96LanesPerPhase);
 }
 
-uint64_t LdsBankModel::phaseLanes(const LdsWaveAccess &access,
-                                  unsigned lanesPerPhase,
-                                  unsigned phase) const {
-  unsigned first = phase * lanesPerPhase;
-  if (!usesQuadOrder(access) || lanesPerPhase % 4 != 0)
-    return laneRange(first, lanesPerPhase);
+uint64_t LdsBankModel::quadOrderPhaseLanes(unsigned lanesPerPhase,
+                                           unsigned phase) const {
   uint64_t lanes = 0;
-  for (unsigned i = first / 4; i < (first + lanesPerPhase) / 4; ++i)
-    if (i < wideReadQuadOrder.size())
-      lanes |= laneRange(4 * unsigned(wideReadQuadOrder[i]), 4);
+  for (unsigned i = phase * lanesPerPhase / 4;
+       i < (phase + 1) * lanesPerPhase / 4 && i < wideReadQuadOrder.size(); ++i)
+    lanes |= laneRange(4 * unsigned(wideReadQuadOrder[i]), 4);
   return lanes;
 }
 
@@ -170,11 +168,11 @@ static LdsAccessCost costPhases(const LdsBankModel &model, unsigned numBanks,
     for (unsigned i = 0; i < count; ++i)
       banks.add(word + i);
   };
-  bool ordered = model.usesQuadOrder(access);
+  bool ordered = model.usesQuadOrder(access, lanesPerPhase);
   for (unsigned first = 0, phase = 0; first < 64;
        first += lanesPerPhase, ++phase) {
     uint64_t lanes = access.activeLanes &
-                     (ordered ? model.phaseLanes(access, lanesPerPhase, phase)
+                     (ordered ? model.quadOrderPhaseLanes(lanesPerPhase, phase)
                               : laneRange(first, lanesPerPhase));
     if (!lanes)
       continue;

@@ -98,12 +98,12 @@ struct LdsBankModel {
   /// 4q+3): not lane order on CDNA3 and CDNA4. Empty: lane order.
   llvm::ArrayRef<uint8_t> wideReadQuadOrder;
 
-  /// Whether `access` takes its lanes in `wideReadQuadOrder`.
-  bool usesQuadOrder(const LdsWaveAccess &access) const;
-  /// The lanes phase `phase` of `access` serves (active or not), for
-  /// `lanesPerPhase` lanes per phase.
-  uint64_t phaseLanes(const LdsWaveAccess &access, unsigned lanesPerPhase,
-                      unsigned phase) const;
+  /// Whether `access`, served `lanesPerPhase` lanes a phase, takes its
+  /// lanes in `wideReadQuadOrder`.
+  bool usesQuadOrder(const LdsWaveAccess &access, unsigned lanesPerPhase) const;
+  /// The lanes phase `phase` of an access in `wideReadQuadOrder` serves
+  /// (active or not), for `lanesPerPhase` lanes per phase.
+  uint64_t quadOrderPhaseLanes(unsigned lanesPerPhase, unsigned phase) const;
 
   /// The cost of one ds_* instruction: the lanes are served in phases
   /// (lanes per phase by the bytes each lane moves, both addresses of a

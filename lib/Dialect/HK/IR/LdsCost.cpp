@@ -163,16 +163,23 @@ void LdsAccessModel::addTransposedLoad(LdsCost &cost, SwizzleAttr swizzle,
 SmallVector<SwizzleAttr> hk::candidateSwizzles(MLIRContext *ctx, int64_t cols,
                                                int64_t bytes) {
   SmallVector<SwizzleAttr> candidates = {SwizzleAttr::get(ctx, 1, 1, 1)};
-  auto add = [&](ArrayRef<int64_t> groups, bool flip) {
+  // Every (vec, per_phase, max_phase) over groups of `groups` bytes, in
+  // the order ties are broken in.
+  auto forEachShape = [&](ArrayRef<int64_t> groups, auto &&fn) {
     for (int64_t groupBytes : groups) {
       if (groupBytes < bytes)
         continue;
       int64_t vec = groupBytes / bytes;
       for (int64_t perPhase : {1, 2, 4, 8})
         for (int64_t maxPhase = 2; vec * maxPhase <= cols; maxPhase *= 2)
-          candidates.push_back(
-              SwizzleAttr::get(ctx, vec, perPhase, maxPhase, flip));
+          fn(vec, perPhase, maxPhase);
     }
+  };
+  auto add = [&](ArrayRef<int64_t> groups, bool flip) {
+    forEachShape(groups, [&](int64_t vec, int64_t perPhase, int64_t maxPhase) {
+      candidates.push_back(
+          SwizzleAttr::get(ctx, vec, perPhase, maxPhase, flip));
+    });
   };
   // The plain swizzles first, so that they win ties; then 32-byte groups
   // and the flipped variants, for reads that touch rows a phase period
@@ -182,19 +189,16 @@ SmallVector<SwizzleAttr> hk::candidateSwizzles(MLIRContext *ctx, int64_t cols,
   add({4, 8, 16, 32}, /*flip=*/true);
   // Then masked phases, for reads whose LDS phases pair rows of different
   // groups (gfx950's ds_read_b128 of 32-byte runs): masks that are not a
-  // smaller max_phase, up to 8 phases.
-  for (int64_t groupBytes : {4, 8, 16}) {
-    if (groupBytes < bytes)
-      continue;
-    int64_t vec = groupBytes / bytes;
-    for (int64_t perPhase : {1, 2, 4, 8})
-      for (int64_t maxPhase = 4; maxPhase <= 8 && vec * maxPhase <= cols;
-           maxPhase *= 2)
+  // smaller max_phase, of 4 or 8 phases.
+  forEachShape(
+      {4, 8, 16}, [&](int64_t vec, int64_t perPhase, int64_t maxPhase) {
+        if (maxPhase < 4 || maxPhase > 8)
+          return;
         for (int64_t mask = 1; mask < maxPhase - 1; ++mask)
           if (!llvm::isPowerOf2_64(mask + 1))
             candidates.push_back(SwizzleAttr::get(ctx, vec, perPhase, maxPhase,
                                                   /*flip=*/false, mask));
-  }
+      });
   return candidates;
 }
 
