@@ -30,8 +30,17 @@
 //              per type (vector ALU, scalar ALU/memory, vector memory, LDS,
 //              branch, export/GDS) from different waves; a 16-lane SIMD runs
 //              a wave64 VALU instruction over 4 cycles; transcendentals at
-//              quarter rate; the vector L1 delivers 64 B/clk. CDNA keeps
-//              this compute unit ([CDNA3-WP], "Compute Unit").
+//              quarter rate. CDNA keeps this compute unit ([CDNA3-WP],
+//              "Compute Unit").
+//  [ROCPROF]   AMD, ROCm Compute Profiler (rocprofiler-compute): the
+//              vector L1 serves one cache-line access per clock
+//              ("vL1D Cache BW" in the speed-of-light configurations
+//              src/rocprof_compute_soc/analysis_configs/<arch>/
+//              0200_system-speed-of-light.yaml: peak sclk x 64 B x CUs
+//              on gfx90a, sclk x 128 B x CUs on gfx942 and gfx950), and
+//              the line is 128 B on MI300 and 64 B before it
+//              (docs/conceptual/vector-l1-cache.rst). GCN's vector L1 (64
+//              B lines) delivered 64 B/clk ([GCN-WP]).
 //  [ISA]       AMD, "AMD Instinct MI300 ISA Reference Guide" (CDNA3) and
 //              the CDNA4 one: s_sleep in units of 64 clocks; 8 waves per
 //              SIMD; 512 unified VGPRs per lane (arch + AGPR).
@@ -196,7 +205,7 @@ static const DenseClock mi325xClocks[] = {
   /*ldsLatency=*/64,         /* assumption: LDS round trip, in the range  */  \
                              /* pointer-chasing studies of CDNA report    */  \
       /*vmemAddressCycles=*/4, /* assumption: 16 lanes' addresses a cycle */  \
-      /*l1BytesPerCycle=*/64,    /* [GCN-WP] */                               \
+      /*l1BytesPerCycle=*/128, /* [ROCPROF]: a 128 B line per clock */         \
       /*l1=*/{32 * 1024, 128, 4, 120},                                        \
       /* 32 KB, 128 B lines ([CDNA3-WP]); 4 ways and 120 cycles to a hit: */  \
       /* assumption (GCN's L1 was 4-way; ~120 cycles is what pointer    */    \

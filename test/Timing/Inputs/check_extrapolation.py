@@ -93,8 +93,12 @@ def capacity_of(args, hsaco, kernel, block, kernel_args):
 def case_gemm(args):
     # The bf16 GEMM example on 256x256 tiles and K = 256, grid enough for
     # six full waves: equal workgroups that share the XCD's L2 and HBM
-    # bandwidth. Refill keeps them near lockstep; 3% covers the drift of
-    # their loads' contention over the waves.
+    # bandwidth. Refill keeps them near lockstep, but their loads' contention
+    # eases as they drift out of phase, and keeps easing after the second
+    # wave that stands for the rest: on MI325X waves two to six took 32.8k,
+    # 31.9k, 30.2k, 29.8k and 29.0k cycles (whole-XCD simulations of the
+    # first k waves), so the extrapolation lands 4-5% high. 5.5% covers
+    # that drift.
     chip = CHIP[args.device]
     lowered = run([os.path.join(args.bin, "hk-opt"),
                    "--hk-pipeline=chip=" + chip,
@@ -112,7 +116,7 @@ def case_gemm(args):
     # Eight rows of tiles, one per XCD in the hardware's order.
     m, n, k = 256 * XCDS, 256 * 6 * capacity, 256
     compare(args, hsaco, "gemm_abt_bf16", (m // 256, n // 256), 256,
-            gemm_args(m, n, k), 0.03)
+            gemm_args(m, n, k), 0.055)
 
 
 CASES = {"ragged": case_ragged, "gemm": case_gemm}
