@@ -13,8 +13,10 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cstring>
+#include <new>
 #include <thread>
 
 using namespace hk;
@@ -102,6 +104,33 @@ const Allocation *GlobalMemory::find(uint64_t address, uint64_t size) const {
 uint8_t *GlobalMemory::translate(uint64_t address, uint64_t size) const {
   const Allocation *alloc = find(address, size);
   return alloc ? alloc->data.get() + (address - alloc->base) : nullptr;
+}
+
+bool GlobalMemory::save(Contents &contents) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  contents.clear();
+  for (const auto &[base, alloc] : allocations) {
+    std::unique_ptr<uint8_t[]> copy(new (std::nothrow) uint8_t[alloc.size]);
+    if (!copy && alloc.size) {
+      contents.clear();
+      return false;
+    }
+    if (alloc.size)
+      std::memcpy(copy.get(), alloc.data.get(), alloc.size);
+    contents.push_back(std::move(copy));
+  }
+  return true;
+}
+
+void GlobalMemory::restore(const Contents &contents) const {
+  std::lock_guard<std::mutex> lock(mutex);
+  assert(contents.size() == allocations.size() && "allocations changed");
+  size_t i = 0;
+  for (const auto &[base, alloc] : allocations) {
+    if (alloc.size)
+      std::memcpy(alloc.data.get(), contents[i].get(), alloc.size);
+    ++i;
+  }
 }
 
 // Module

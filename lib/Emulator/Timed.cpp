@@ -66,6 +66,18 @@ public:
     emu::releaseBarrier(*slots[slot]);
   }
 
+  /// Memory as it was before the sample, when taken (see rewind).
+  void saveMemory() { saved = L.memory->save(start); }
+
+  bool rewind() override {
+    if (!saved)
+      return false;
+    L.memory->restore(start);
+    slots.clear();
+    outcome = TimedOutcome();
+    return true;
+  }
+
   void finishWorkgroup(unsigned slot) override {
     Workgroup &wg = *slots[slot];
     checkBarrierBalance(wg);
@@ -86,6 +98,8 @@ private:
   TimedOutcome &outcome;
   std::vector<std::unique_ptr<Workgroup>> slots;
   Instr nowhere;
+  GlobalMemory::Contents start;
+  bool saved = false;
 
   std::unique_ptr<Workgroup> makeWorkgroup() {
     auto wg = std::make_unique<Workgroup>();
@@ -128,6 +142,10 @@ llvm::Expected<timing::Prediction> hk::emu::runTimedSample(
   request.workgroups.assign(selected.begin(), selected.end());
   request.clockMHz = options.timing->clockMHz;
   TimedCore core(L, kernel, options, outcome);
+  // Without a given clock the model may run the sample a second time at
+  // the clock the first run's load sustains, from the same memory.
+  if (request.clockMHz == 0)
+    core.saveMemory();
   auto prediction = timing::predict(device, shape, core, request);
   llvm::sort(outcome.ran);
   if (!outcome.error.empty()) {

@@ -340,12 +340,22 @@ double DeviceModel::sustainedClockMHz(llvm::StringRef kind,
   return clockMHz * (1 - load * (1 - row->clockFraction));
 }
 
-double DeviceModel::hbmBytesPerCyclePerXcd() const {
-  return hbmTBps * 1e12 * hbmEfficiency / xcds / clockHz();
+static double engineHz(const DeviceModel &d, double engineClockMHz) {
+  return engineClockMHz > 0 ? engineClockMHz * 1e6 : d.clockHz();
 }
 
-double DeviceModel::mallBytesPerCyclePerXcd() const {
-  return mallTBps * 1e12 / xcds / clockHz();
+double DeviceModel::hbmBytesPerCyclePerXcd(double engineClockMHz) const {
+  return hbmTBps * 1e12 * hbmEfficiency / xcds /
+         engineHz(*this, engineClockMHz);
+}
+
+double DeviceModel::mallBytesPerCyclePerXcd(double engineClockMHz) const {
+  return mallTBps * 1e12 / xcds / engineHz(*this, engineClockMHz);
+}
+
+double DeviceModel::memorySideCycles(double cycles,
+                                     double engineClockMHz) const {
+  return cycles * engineHz(*this, engineClockMHz) / clockHz();
 }
 
 llvm::ArrayRef<DeviceModel> DeviceModel::all() { return deviceTable; }

@@ -52,7 +52,10 @@ uint64_t Cache::takeDirtyLines() {
   return count;
 }
 
-XcdMemory::XcdMemory(const DeviceModel &device) : device(device) {
+XcdMemory::XcdMemory(const DeviceModel &device, double engineClockMHz)
+    : device(device),
+      mallLatency(device.memorySideCycles(device.mall.latency, engineClockMHz)),
+      hbmLatency(device.memorySideCycles(device.hbmLatency, engineClockMHz)) {
   const CacheSpec &l2Spec = device.l2;
   unsigned channels = std::max(1u, device.l2Channels);
   for (unsigned c = 0; c < channels; ++c) {
@@ -65,8 +68,8 @@ XcdMemory::XcdMemory(const DeviceModel &device) : device(device) {
   // at once in a full launch.
   mall = Cache(device.mall.bytes / device.xcds, device.mall.lineBytes,
                device.mall.ways);
-  mallPort.bytesPerCycle = device.mallBytesPerCyclePerXcd();
-  hbm.bytesPerCycle = device.hbmBytesPerCyclePerXcd();
+  mallPort.bytesPerCycle = device.mallBytesPerCyclePerXcd(engineClockMHz);
+  hbm.bytesPerCycle = device.hbmBytesPerCyclePerXcd(engineClockMHz);
   hbm.writeQueueBytes = device.hbmWriteQueueBytes;
 }
 
@@ -82,11 +85,11 @@ double XcdMemory::fetchBelowL2(double time, uint64_t line, Level &from) {
   uint64_t mallLine = line * device.l2.lineBytes / device.mall.lineBytes;
   if (mall.access(mallLine, false)) {
     from = Level::Mall;
-    return std::max(mall.lastFill(), mallPort.serve(time, device.l2.lineBytes) +
-                                         device.mall.latency);
+    return std::max(mall.lastFill(),
+                    mallPort.serve(time, device.l2.lineBytes) + mallLatency);
   }
   from = Level::Hbm;
-  double done = hbm.serve(time, device.l2.lineBytes) + device.hbmLatency;
+  double done = hbm.serve(time, device.l2.lineBytes) + hbmLatency;
   mall.setLastFill(done);
   return done;
 }

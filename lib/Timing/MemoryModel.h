@@ -119,7 +119,9 @@ enum class Level : uint8_t { L1, L2, Mall, Hbm };
 /// The XCD's shared levels: L2 channels, its Infinity Cache share, HBM.
 class XcdMemory {
 public:
-  explicit XcdMemory(const DeviceModel &device);
+  /// The XCD's memory with its engine clock at `engineClockMHz` (0: the
+  /// peak): the memory side beyond L2 keeps its own clocks.
+  XcdMemory(const DeviceModel &device, double engineClockMHz);
   /// A 128-byte (L2 line) read arriving at L2 at `time`: when its data is
   /// back at the CU, and where it came from.
   double read(double time, uint64_t address, Level &from);
@@ -141,6 +143,8 @@ private:
   std::vector<BandwidthServer> l2Channel;
   Cache mall;
   BandwidthServer mallPort, hbm;
+  /// Cycles from a line's turn at the Infinity Cache or HBM to its data.
+  double mallLatency, hbmLatency;
   uint64_t reads = 0, hits = 0;
   unsigned channelOf(uint64_t line) const;
   double fetchBelowL2(double time, uint64_t line, Level &from);

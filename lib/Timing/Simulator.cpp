@@ -223,7 +223,8 @@ namespace {
 class Simulation {
 public:
   Simulation(const DeviceModel &device, ExecutionCore &core,
-             const Occupancy &occupancy, const LoopTable &loops);
+             const Occupancy &occupancy, const LoopTable &loops,
+             double engineClockMHz);
   llvm::Expected<SampleResult> run(llvm::ArrayRef<uint64_t> ids);
 
 private:
@@ -277,9 +278,10 @@ private:
 };
 
 Simulation::Simulation(const DeviceModel &device, ExecutionCore &core,
-                       const Occupancy &occupancy, const LoopTable &loops)
+                       const Occupancy &occupancy, const LoopTable &loops,
+                       double engineClockMHz)
     : device(device), core(core), occupancy(occupancy), loopTable(loops),
-      memory(device) {
+      memory(device, engineClockMHz) {
   cus.resize(device.cusPerXcd);
   for (ComputeUnit &cu : cus) {
     for (Simd &simd : cu.simds)
@@ -891,7 +893,8 @@ Simulation::run(llvm::ArrayRef<uint64_t> sampleIds) {
 llvm::Expected<SampleResult>
 hk::timing::simulateSample(const DeviceModel &device, ExecutionCore &core,
                            const Occupancy &occupancy, const LoopTable &loops,
-                           llvm::ArrayRef<uint64_t> ids) {
-  Simulation simulation(device, core, occupancy, loops);
+                           llvm::ArrayRef<uint64_t> ids,
+                           double engineClockMHz) {
+  Simulation simulation(device, core, occupancy, loops, engineClockMHz);
   return simulation.run(ids);
 }

@@ -66,11 +66,12 @@ struct SampleResult {
 /// Runs workgroups `ids` on one XCD's CUs from an idle, cold device: as
 /// many as the CUs hold start at once, round-robin over the CUs, and each
 /// later one starts, in order, in the slot the next workgroup to end frees.
-llvm::Expected<SampleResult> simulateSample(const DeviceModel &device,
-                                            ExecutionCore &core,
-                                            const Occupancy &occupancy,
-                                            const LoopTable &loops,
-                                            llvm::ArrayRef<uint64_t> ids);
+/// The engine clock is `engineClockMHz` (0: the peak); the memory side
+/// beyond L2 keeps its own clocks (XcdMemory).
+llvm::Expected<SampleResult>
+simulateSample(const DeviceModel &device, ExecutionCore &core,
+               const Occupancy &occupancy, const LoopTable &loops,
+               llvm::ArrayRef<uint64_t> ids, double engineClockMHz);
 
 } // namespace hk::timing
 

@@ -139,39 +139,31 @@ static llvm::StringRef peakKindOf(const MfmaInstr &instr, unsigned formats) {
   return cbsz >= 2 && blgp >= 2 ? "fp6/fp4" : "fp8";
 }
 
-llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
-                                               const LaunchShape &shape,
-                                               ExecutionCore &core,
-                                               const SampleRequest &request) {
-  auto started = std::chrono::steady_clock::now();
-  Occupancy occupancy = computeOccupancy(device, shape);
-  if (occupancy.workgroupsPerCu == 0)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "a workgroup of " + llvm::Twine(shape.wavesPerWorkgroup) +
-            " waves with " + llvm::Twine(shape.vgprs) + " VGPRs, " +
-            llvm::Twine(shape.sgprs) + " SGPRs and " +
-            llvm::Twine(shape.ldsBytes) + " bytes of LDS does not fit on a " +
-            device.name + " compute unit");
-  if (request.clockMHz > device.clockMHz)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "a clock of " + llvm::Twine(unsigned(request.clockMHz)) +
-            " MHz is above " + device.name + "'s peak engine clock of " +
-            llvm::Twine(device.clockMHz) + " MHz");
-  LoopTable loops(shape.program);
+/// How far below the peak the sustained clock of a first simulation must
+/// fall for the sample to run again at it: below that the memory side's
+/// rates in engine cycles would change by less than 2%.
+static constexpr double kSecondPassDrop = 0.02;
+
+/// One simulation of the sample with the engine clock at `engineClockMHz`
+/// (0: the peak) and its extrapolation to the launch.
+static llvm::Expected<Prediction>
+simulateAt(const DeviceModel &device, const LaunchShape &shape,
+           ExecutionCore &core, const SampleRequest &request,
+           const Occupancy &occupancy, const LoopTable &loops,
+           double engineClockMHz) {
   Prediction p;
   p.device = device.name.str();
   p.chip = device.chipName.str();
   p.wavesPerSimd = occupancy.wavesPerSimdPlaced;
   p.workgroupsPerCu = occupancy.workgroupsPerCu;
   p.occupancyLimit = occupancy.limit;
-
+  p.memoryClockMHz = engineClockMHz > 0 ? engineClockMHz : device.clockMHz;
   std::optional<SamplePlan> plan;
   if (request.workgroups.empty())
     plan = planSample(device, shape, occupancy);
   llvm::ArrayRef<uint64_t> ids = plan ? plan->ids : request.workgroups;
-  auto simulated = simulateSample(device, core, occupancy, loops, ids);
+  auto simulated =
+      simulateSample(device, core, occupancy, loops, ids, engineClockMHz);
   if (!simulated)
     return simulated.takeError();
   const SampleResult &sample = *simulated;
@@ -204,8 +196,8 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
       uint64_t perWave = steadyWaveCycles(sample, *plan);
       double hbmPerWave =
           sample.hbmBytes * double(plan->capacity) / double(sampled);
-      uint64_t hbmCycles =
-          uint64_t(std::ceil(hbmPerWave / device.hbmBytesPerCyclePerXcd()));
+      uint64_t hbmCycles = uint64_t(std::ceil(
+          hbmPerWave / device.hbmBytesPerCyclePerXcd(engineClockMHz)));
       cycles += plan->skippedWaves() * std::max(perWave, hbmCycles);
       hbm += double(plan->skippedWaves()) * hbmPerWave;
       p.extrapolation =
@@ -282,7 +274,57 @@ llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
   }
   // Loops the sample never ran stay out of the report.
   llvm::erase_if(p.loops, [](const LoopBreakdown &l) { return !l.total(); });
-  p.modelSeconds =
+  return p;
+}
+
+llvm::Expected<Prediction> hk::timing::predict(const DeviceModel &device,
+                                               const LaunchShape &shape,
+                                               ExecutionCore &core,
+                                               const SampleRequest &request) {
+  auto started = std::chrono::steady_clock::now();
+  Occupancy occupancy = computeOccupancy(device, shape);
+  if (occupancy.workgroupsPerCu == 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "a workgroup of " + llvm::Twine(shape.wavesPerWorkgroup) +
+            " waves with " + llvm::Twine(shape.vgprs) + " VGPRs, " +
+            llvm::Twine(shape.sgprs) + " SGPRs and " +
+            llvm::Twine(shape.ldsBytes) + " bytes of LDS does not fit on a " +
+            device.name + " compute unit");
+  if (request.clockMHz > device.clockMHz)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "a clock of " + llvm::Twine(unsigned(request.clockMHz)) +
+            " MHz is above " + device.name + "'s peak engine clock of " +
+            llvm::Twine(device.clockMHz) + " MHz");
+  LoopTable loops(shape.program);
+  // The memory side beyond L2 keeps its own clocks, so the cycles depend on
+  // the engine clock, and the sustained engine clock on the cycles. Given a
+  // clock, one simulation at it. Otherwise the first simulation runs at the
+  // peak clock; when the load it finds lowers the clock by more than
+  // kSecondPassDrop, the sample runs again from the same start at that
+  // clock, and that run is the prediction.
+  auto p = simulateAt(device, shape, core, request, occupancy, loops,
+                      request.clockMHz);
+  if (!p)
+    return p.takeError();
+  if (request.clockMHz > 0) {
+    p->memoryClockBasis = "the given clock";
+  } else if (p->clockMHz >= device.clockMHz * (1 - kSecondPassDrop)) {
+    p->memoryClockBasis = "the peak: the load keeps the clock within 2% of it";
+  } else if (!core.rewind()) {
+    p->memoryClockBasis =
+        "the peak: the functional core cannot run the sample again";
+  } else {
+    double first = p->clockMHz;
+    p = simulateAt(device, shape, core, request, occupancy, loops, first);
+    if (!p)
+      return p.takeError();
+    p->simulations = 2;
+    p->memoryClockBasis =
+        "the clock a first simulation, at the peak, found the load sustains";
+  }
+  p->modelSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
           .count();
   return p;
@@ -331,6 +373,9 @@ llvm::json::Object Prediction::toJson() const {
       {"clock_mhz", clockMHz},
       {"peak_clock_mhz", peakClockMHz},
       {"clock_basis", clockBasis},
+      {"memory_clock_mhz", memoryClockMHz},
+      {"memory_clock_basis", memoryClockBasis},
+      {"simulations", simulations},
       {"matrix_utilization", matrixUtilization},
       {"flops", flops},
       {"bytes", bytes},
@@ -375,6 +420,9 @@ void Prediction::print(llvm::raw_ostream &os) const {
   os << ", " << llvm::format("%.1f", gbps) << " GB/s, HBM traffic "
      << llvm::format("%.4g", hbmBytes / 1e6) << " MB, L2 hit rate "
      << llvm::format("%.1f", 100 * l2HitRate) << "%\n";
+  os << "  memory beyond L2 (own clocks) in cycles of "
+     << llvm::format("%.0f", memoryClockMHz) << " MHz, " << memoryClockBasis
+     << "\n";
   os << "  occupancy: " << wavesPerSimd << " wave(s) per SIMD, "
      << workgroupsPerCu << " workgroup(s) per CU (limited by " << occupancyLimit
      << ")\n";

@@ -116,6 +116,22 @@ TEST(DeviceModel, HbmShareIsPeakTimesEfficiencyOverXcds) {
   EXPECT_LT(d.hbmEfficiency, 1.0);
 }
 
+// HBM's and the Infinity Cache's bytes per second and latency in
+// nanoseconds hold at any engine clock: per engine cycle, a lower clock
+// gets more bytes and waits fewer cycles. 0 stands for the peak.
+TEST(DeviceModel, MemorySideFiguresFollowTheEngineClock) {
+  const DeviceModel &d = device("mi325x");
+  double slow = d.clockMHz * 0.7;
+  EXPECT_DOUBLE_EQ(d.hbmBytesPerCyclePerXcd(slow) * slow * 1e6,
+                   d.hbmBytesPerCyclePerXcd() * d.clockHz());
+  EXPECT_DOUBLE_EQ(d.mallBytesPerCyclePerXcd(slow) * slow * 1e6,
+                   d.mallBytesPerCyclePerXcd(0) * d.clockHz());
+  EXPECT_DOUBLE_EQ(d.memorySideCycles(1000, slow) / (slow * 1e6),
+                   1000 / d.clockHz());
+  EXPECT_DOUBLE_EQ(d.memorySideCycles(1000, 0), 1000);
+  EXPECT_DOUBLE_EQ(d.memorySideCycles(1000, d.clockMHz), 1000);
+}
+
 LaunchShape shape(unsigned waves, unsigned vgprs, unsigned sgprs,
                   unsigned lds) {
   LaunchShape s;

@@ -105,7 +105,7 @@ TEST(BandwidthServer, WritesWithoutAQueueAreServedInOrder) {
 // waits for the first's fill from HBM rather than seeing it early.
 TEST(XcdMemory, SecondReadOfALineWaitsForTheFirst) {
   const DeviceModel &d = *DeviceModel::lookup("mi300x");
-  XcdMemory memory(d);
+  XcdMemory memory(d, 0);
   Level from;
   double first = memory.read(0, 1 << 20, from);
   EXPECT_EQ(from, Level::Hbm);
@@ -120,6 +120,24 @@ TEST(XcdMemory, SecondReadOfALineWaitsForTheFirst) {
   // The L2 hit rate counts the merged read and the late one as hits.
   EXPECT_EQ(memory.l2Reads(), 3u);
   EXPECT_EQ(memory.l2Hits(), 2u);
+}
+
+// HBM sits on the I/O dies, clocked apart from the engine: with the
+// engine at half its peak clock, a miss's HBM transfer and latency take
+// half as many engine cycles; the L2 in front of it, on the compute die,
+// takes as many as before.
+TEST(XcdMemory, MemorySideKeepsItsTimeWhenTheEngineSlows) {
+  const DeviceModel &d = *DeviceModel::lookup("mi355x");
+  XcdMemory peak(d, 0), slow(d, d.clockMHz / 2);
+  Level from;
+  double atPeak = peak.read(0, 1 << 20, from);
+  EXPECT_EQ(from, Level::Hbm);
+  double halved = slow.read(0, 1 << 20, from);
+  EXPECT_EQ(from, Level::Hbm);
+  double l2 = d.l2.lineBytes / double(d.l2BytesPerCyclePerChannel);
+  double hbm = d.l2.lineBytes / d.hbmBytesPerCyclePerXcd();
+  EXPECT_NEAR(atPeak, l2 + hbm + d.hbmLatency, 1e-9);
+  EXPECT_NEAR(halved, l2 + hbm / 2 + d.hbmLatency / 2.0, 1e-9);
 }
 
 } // namespace

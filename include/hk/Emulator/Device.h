@@ -269,6 +269,14 @@ public:
   /// is not inside one allocation.
   uint8_t *translate(uint64_t address, uint64_t size) const;
 
+  /// A copy of every allocation's bytes, for restore() to put back (the
+  /// timing model runs its sample a second time from the same start).
+  using Contents = std::vector<std::unique_ptr<uint8_t[]>>;
+  /// False when the host has no memory for the copy.
+  bool save(Contents &contents) const;
+  /// Puts back the bytes save() copied; the allocations must be the same.
+  void restore(const Contents &contents) const;
+
 private:
   std::map<DevicePtr, Allocation> allocations;
   /// Runtime objects take [8 TiB, 16 TiB), buffers [16 TiB, 256 TiB): a

@@ -122,10 +122,18 @@ struct DeviceModel {
   /// Dense peak of the MFMA `instr` over the whole device, in FLOP/s.
   double peakFlops(const MfmaInstr &instr, unsigned cbsz = 0,
                    unsigned blgp = 0) const;
-  /// HBM bytes per cycle one XCD gets when all XCDs stream (peak times the
-  /// stream efficiency, split evenly).
-  double hbmBytesPerCyclePerXcd() const;
-  double mallBytesPerCyclePerXcd() const;
+  /// HBM bytes per engine cycle one XCD gets when all XCDs stream (peak
+  /// times the stream efficiency, split evenly), with the engine clock at
+  /// `engineClockMHz` (0: the peak). HBM and the Infinity Cache sit on the
+  /// I/O dies, clocked apart from the compute dies' engine clock: their
+  /// bytes per second hold when power management lowers it, so an engine
+  /// cycle gets more of them.
+  double hbmBytesPerCyclePerXcd(double engineClockMHz = 0) const;
+  double mallBytesPerCyclePerXcd(double engineClockMHz = 0) const;
+  /// `cycles` of memory-side latency (Infinity Cache, HBM: given in cycles
+  /// of the peak engine clock) in cycles of an engine clock of
+  /// `engineClockMHz` (0: the peak): the same nanoseconds.
+  double memorySideCycles(double cycles, double engineClockMHz = 0) const;
 
   const ChipInfo &chip() const { return *ChipInfo::lookup(chipName); }
 

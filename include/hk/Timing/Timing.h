@@ -89,6 +89,10 @@ public:
   virtual void releaseBarrier(unsigned slot) = 0;
   /// The workgroup of `slot` has ended (every wave ran s_endpgm).
   virtual void finishWorkgroup(unsigned slot) = 0;
+  /// Puts everything the workgroups run so far changed back as it was
+  /// before the first one started (memory, counters, reports), so that the
+  /// sample can run again; false when the core cannot.
+  virtual bool rewind() { return false; }
 };
 
 /// What the model needs to know about the kernel and the launch.
@@ -141,7 +145,13 @@ struct Prediction {
   /// the peak rate of its main MFMA, at the peak clock): the load the
   /// sustained clock follows.
   double matrixUtilization = 0;
-  std::string clockBasis;    ///< Where clockMHz came from.
+  std::string clockBasis; ///< Where clockMHz came from.
+  /// The engine clock the memory side's rates and latencies (Infinity
+  /// Cache, HBM: clocked apart from the engine) were converted to cycles
+  /// at, and why that one.
+  double memoryClockMHz = 0;
+  std::string memoryClockBasis;
+  unsigned simulations = 1;  ///< Of the sample: 2 when it ran again.
   double flops = 0;          ///< MFMA work of the whole launch.
   double bytes = 0;          ///< Global bytes read + written by the launch.
   double tflops = 0;         ///< flops / seconds / 1e12.
