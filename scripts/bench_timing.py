@@ -57,6 +57,8 @@ GEMMS = {
                 256, "fp8")],
     "gfx950": [("gemm/gemm_pingpong_gfx950.mlir", "gemm_pingpong_k64", 8,
                 256, "bf16"),
+               ("gemm/gemm_pingpong_k32_gfx950.mlir", "gemm_pingpong_k32_s4",
+                8, 256, "bf16"),
                ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_interleave", 4,
                 128, "fp8"),
                ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_pingpong", 8,
