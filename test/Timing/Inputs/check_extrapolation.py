@@ -15,8 +15,8 @@ would give, and ends in PASS or FAIL. Only the simulated workgroups run
 import argparse
 import json
 import os
-import subprocess
-import sys
+
+from tools import run
 
 # Compute units per XCD (lib/Timing/DeviceModel.cpp, from the CDNA3 and
 # CDNA4 white papers) and the chip of each device.
@@ -24,14 +24,6 @@ CUS_PER_XCD = {"mi300x": 38, "mi325x": 38, "mi350x": 32, "mi355x": 32}
 CHIP = {"mi300x": "gfx942", "mi325x": "gfx942", "mi350x": "gfx950",
         "mi355x": "gfx950"}
 XCDS = 8
-
-
-def run(cmd, stdin=None):
-    r = subprocess.run(cmd, capture_output=True, input=stdin)
-    if r.returncode != 0:
-        sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(cmd),
-                                           r.stderr.decode()))
-    return r.stdout
 
 
 def timing(args, hsaco, kernel, grid, block, kernel_args, workgroups):

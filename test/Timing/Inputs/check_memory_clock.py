@@ -13,18 +13,10 @@ from the memory the first one found, not from what it left.
 import argparse
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True)
-    if r.returncode != 0:
-        sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(cmd),
-                                           r.stderr.decode()))
-    return r.stdout
+from tools import run
 
 
 def main():

@@ -14,8 +14,8 @@ not depend on the values.
 import argparse
 import json
 import os
-import subprocess
-import sys
+
+from tools import run
 
 # The device each chip's checks predict for.
 DEVICE = {"gfx942": "mi300x", "gfx950": "mi355x"}
@@ -29,14 +29,6 @@ def verdict(ok):
     return "PASS" if ok else "FAIL"
 
 
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True)
-    if r.returncode != 0:
-        sys.exit("failed (%d): %s\n%s" % (r.returncode, " ".join(cmd),
-                                           r.stderr.decode()))
-    return r.stdout
-
-
 def compile_example(args, example, options=""):
     """The code object of examples/`example` for args.chip, compiled with
     --hk-pipeline's `options`."""
@@ -46,11 +38,8 @@ def compile_example(args, example, options=""):
     lowered = run([os.path.join(args.bin, "hk-opt"),
                    "--hk-pipeline=chip=%s %s" % (args.chip, options),
                    os.path.join(args.examples, example)])
-    r = subprocess.run([os.path.join(args.bin, "hk-translate"),
-                        "--chip=" + args.chip, "-o", hsaco], input=lowered,
-                       capture_output=True)
-    if r.returncode != 0:
-        sys.exit("hk-translate failed: " + r.stderr.decode())
+    run([os.path.join(args.bin, "hk-translate"), "--chip=" + args.chip, "-o",
+         hsaco], stdin=lowered)
     return hsaco
 
 
