@@ -107,11 +107,23 @@ static std::string optionText(hk::DirectMode value) {
   }
   llvm_unreachable("unknown DirectMode");
 }
+static std::string optionText(hk::PriorityMode value) {
+  switch (value) {
+  case hk::PriorityMode::Auto:
+    return "auto";
+  case hk::PriorityMode::Always:
+    return "true";
+  case hk::PriorityMode::Never:
+    return "false";
+  }
+  llvm_unreachable("unknown PriorityMode");
+}
 
 static std::string optionKind(bool) { return "bool"; }
 static std::string optionKind(unsigned) { return "unsigned"; }
 static std::string optionKind(int) { return "int"; }
 static std::string optionKind(hk::DirectMode) { return "enum"; }
+static std::string optionKind(hk::PriorityMode) { return "enum"; }
 
 std::string hk::CompileOptions::str() const {
   CompileOptions defaults;
@@ -152,7 +164,7 @@ void hk::buildHKSchedulePipeline(OpPassManager &pm,
   interleave.mfmaPerGroup = options.mfmaPerGroup;
   interleave.dsReadsPerGroup = options.dsReadsPerGroup;
   interleave.vmemPerGroup = options.vmemPerGroup;
-  interleave.priorities = options.setprio;
+  interleave.priorities = options.setprio != PriorityMode::Never;
   pm.addPass(createHKInterleave(interleave));
 }
 

@@ -232,6 +232,10 @@ def _option_text(options):
                 raise ValueError(f"compile option {key} must be at least "
                                  f"{least}, got {value}")
             text = str(value)
+        elif (isinstance(value, (bool, np.bool_)) and
+              {"true", "false"} <= set(known[key]["values"])):
+            # An enum with an on/off pair (setprio: auto, true, false).
+            text = "true" if value else "false"
         else:
             if not isinstance(value, str):
                 raise TypeError(f"compile option {key} takes one of "
@@ -249,8 +253,9 @@ def compile(source, chip, *, name="<source>", spills="warn", **options):
     are those of ``hk-opt --hk-pipeline``, with underscores:
     ``direct`` ("auto", "always" or "never": direct-to-LDS group loads),
     ``exact_waits``, ``lds_swizzle``, ``grid_chunk`` and ``grid_group``
-    (hk-grid-swizzle), ``setprio`` (the ping-pong schedule's raised
-    priority), ``mfma_per_group``, ``ds_reads_per_group`` and
+    (hk-grid-swizzle), ``setprio`` (the schedules' raised priority:
+    "auto", the default, where the cost function predicts it pays, or
+    True/False), ``mfma_per_group``, ``ds_reads_per_group`` and
     ``vmem_per_group`` (the interleave schedule's groups);
     :func:`compile_options` lists them with their defaults.
 

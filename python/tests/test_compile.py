@@ -119,6 +119,24 @@ def test_bad_options():
         hk.compile("module {}", "gfx942", vmem_per_group=-2)
     with pytest.raises(TypeError):
         hk.compile(b"module {}", "gfx942")
+    with pytest.raises(ValueError, match="compile option setprio must be one "
+                                         "of auto, true, false, got 'on'"):
+        hk.compile("module {}", "gfx942", setprio="on")
+
+
+def test_setprio_takes_a_bool_or_auto():
+    """setprio=True/False force the ping-pong compute clusters' priority
+    either way; the default, "auto", leaves it to the cost function, which
+    finds nothing for it to win in the GEMM (its memory clusters only read
+    LDS)."""
+    path = EXAMPLES / "gemm/gemm_pingpong_gfx950.mlir"
+    default = hk.compile_file(path, "gfx950")
+    assert hk.compile_file(path, "gfx950", setprio="auto").hsaco == \
+        default.hsaco
+    assert hk.compile_file(path, "gfx950", setprio=False).hsaco == \
+        default.hsaco
+    assert hk.compile_file(path, "gfx950", setprio=True).hsaco != \
+        default.hsaco
 
 
 # Three 64x128 f32 tiles per wave (128 registers each), all live while
@@ -183,6 +201,8 @@ def test_compile_options_are_the_pipelines():
         "direct", "exact_waits", "lds_swizzle", "grid_chunk", "grid_group",
         "setprio", "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
     assert options["direct"]["values"] == ["auto", "always", "never"]
+    assert options["setprio"]["values"] == ["auto", "true", "false"]
+    assert options["setprio"]["default"] == "auto"
     assert options["mfma_per_group"]["default"] == "-1"
     assert options["mfma_per_group"]["kind"] == "int"
     path = EXAMPLES / "gemm/gemm_fp8_gfx950.mlir"

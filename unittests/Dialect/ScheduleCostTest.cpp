@@ -2,7 +2,8 @@
 //
 // Timelines small enough to work out by hand: one wave, issue every 4
 // cycles, and the cheapest group sizes for clusters whose best order is
-// known without the model; ping-pong iterations of a few cluster pairs.
+// known without the model; ping-pong iterations of a few cluster pairs,
+// and whether their compute clusters should run at raised priority.
 //
 //===----------------------------------------------------------------------===//
 
@@ -182,6 +183,68 @@ TEST(ScheduleCost, PingPongGivenOrNothingFits) {
   PingPongPlan kept = choosePingPong(threePairs(100), kPingPong, std::nullopt);
   EXPECT_EQ(kept.first, (llvm::SmallVector<unsigned>{0, 1, 2}));
   EXPECT_FALSE(kept.fits);
+}
+
+// Priority: issue every 4 cycles, so the two s_setprio of a compute
+// cluster cost 8 cycles wherever it bounds its interval.
+PingPongCluster memory(double cycles, int64_t valu, int64_t lds) {
+  return {cycles, /*mfmas=*/0, valu, lds};
+}
+PingPongCluster compute(double cycles, int64_t mfmas, int64_t valu,
+                        int64_t lds) {
+  return {cycles, mfmas, valu, lds};
+}
+
+TEST(ScheduleCost, PriorityNotWorthItForReadsOnly) {
+  // A GEMM's loop: memory clusters read LDS, compute clusters issue only
+  // MFMAs, which bound both intervals: nothing to win, 2 x 8 to lose.
+  llvm::SmallVector<PingPongCluster> loop{memory(100, 0, 8),
+                                          compute(512, 32, 0, 0)};
+  PriorityChoice choice = choosePriority(loop, 4);
+  EXPECT_FALSE(choice.raise);
+  EXPECT_DOUBLE_EQ(choice.without, 2 * 512);
+  EXPECT_DOUBLE_EQ(choice.withPriority, 2 * (512 + 8));
+}
+
+TEST(ScheduleCost, PriorityWinsBackContendedSlots) {
+  // Group 0's memory cluster issues 10 VALU and 8 LDS instructions; group
+  // 1's compute cluster shares both ports (its 2 LDS instructions a layout
+  // round trip): 10 + 2 slots of 4 cycles lost without the priority.
+  llvm::SmallVector<PingPongCluster> loop{memory(100, 10, 8),
+                                          compute(512, 32, 40, 2)};
+  PriorityChoice choice = choosePriority(loop, 4);
+  EXPECT_TRUE(choice.raise);
+  EXPECT_DOUBLE_EQ(choice.without, 512 + 512 + 12 * 4);
+  EXPECT_DOUBLE_EQ(choice.withPriority, 2 * (512 + 8));
+  // Three VALU instructions steal 12 cycles, less than the 16 the two
+  // groups' s_setprio cost.
+  loop[0] = memory(100, 3, 8);
+  loop[1] = compute(512, 32, 0, 0);
+  EXPECT_FALSE(choosePriority(loop, 4).raise);
+}
+
+TEST(ScheduleCost, PriorityStealsOnlyWhatTheNextMemoryClusterIssues) {
+  // Two pairs: group 1's first compute cluster runs beside group 0's
+  // second memory cluster, its second beside the next iteration's first.
+  // Only the second memory cluster has VALU work.
+  llvm::SmallVector<PingPongCluster> loop{
+      memory(100, 0, 8), compute(300, 16, 0, 0), memory(100, 20, 8),
+      compute(300, 16, 0, 0)};
+  PriorityChoice choice = choosePriority(loop, 4);
+  EXPECT_DOUBLE_EQ(choice.without, 4 * 300 + 16 * 4);
+  EXPECT_DOUBLE_EQ(choice.withPriority, 4 * (300 + 8));
+  EXPECT_TRUE(choice.raise);
+}
+
+TEST(ScheduleCost, PriorityFreeWhereMemoryBoundsTheIntervals) {
+  // The memory clusters outlast the compute clusters by more than the two
+  // instructions: a tie, which raises the priority.
+  llvm::SmallVector<PingPongCluster> loop{memory(600, 0, 16),
+                                          compute(512, 32, 90, 4)};
+  PriorityChoice choice = choosePriority(loop, 4);
+  EXPECT_DOUBLE_EQ(choice.without, 2 * 600);
+  EXPECT_DOUBLE_EQ(choice.withPriority, 2 * 600);
+  EXPECT_TRUE(choice.raise);
 }
 
 } // namespace

@@ -28,12 +28,12 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
 /// --hk-schedule's options: those of hk-ping-pong and hk-interleave.
 struct SchedulePipelineOptions
     : public mlir::PassPipelineOptions<SchedulePipelineOptions> {
-  Option<bool> setprio{
+  Option<PriorityMode> setprio{
       *this, "setprio",
-      llvm::cl::desc("Run MFMA work at raised priority with s_setprio "
-                     "(ping-pong compute clusters; interleave clusters' "
-                     "MFMAs beside a softmax)"),
-      llvm::cl::init(true)};
+      llvm::cl::desc("Run MFMA work at raised priority with s_setprio: "
+                     "auto, true or false (ping-pong compute clusters; "
+                     "interleave clusters' MFMAs beside a softmax)"),
+      llvm::cl::init(PriorityMode::Auto), HK_PRIORITY_MODE_VALUES};
   Option<int> mfmaPerGroup{
       *this, "mfma-per-group",
       llvm::cl::desc("Interleave: MFMAs per scheduling group (-1: the cost "

@@ -110,6 +110,12 @@ module attributes {test.s = #hk.pingpong<waves = 8, clusters = -1>} {}
 
 // -----
 
+// expected-error @below {{invalid kind of attribute specified}}
+// expected-error @below {{failed to parse HK_PingPongAttr parameter 'setprio' which is to be a `::mlir::BoolAttr`}}
+module attributes {test.s = #hk.pingpong<waves = 8, setprio = 2>} {}
+
+// -----
+
 // expected-error @below {{interleave runs one wave per SIMD, so it needs 4 waves, got 8}}
 module attributes {test.s = #hk.interleave<waves = 8>} {}
 

@@ -150,3 +150,4 @@ hk.kernel @no_instr() waves(8) schedule(#hk.pingpong<waves = 8>) {
   }
   hk.return
 }
+

@@ -1,13 +1,15 @@
 // hk-ping-pong's setprio option: with setprio=false the compute clusters
-// get no priority (one written on a cluster is kept), and the rest of the
-// schedule (barriers, phase shift) is unchanged. The option reaches the
-// pass through --hk-schedule and --hk-pipeline too; the lowered loop then
-// has no s_setprio.
+// get no priority (one written on a cluster is kept), with setprio=true
+// all get priority 1, and the rest of the schedule (barriers, phase shift)
+// is unchanged. The option reaches the pass through --hk-schedule and
+// --hk-pipeline too; the lowered loop then has no s_setprio but the
+// cluster's own. ping-pong-priority.mlir tests the default (auto).
 // RUN: hk-opt %s --hk-ping-pong=setprio=false | FileCheck %s --check-prefix=OFF
 // RUN: hk-opt %s --hk-schedule=setprio=false | FileCheck %s --check-prefix=OFF
-// RUN: hk-opt %s --hk-ping-pong | FileCheck %s --check-prefix=ON
+// RUN: hk-opt %s --hk-ping-pong=setprio=true | FileCheck %s --check-prefix=ON
+// RUN: hk-opt %s --hk-schedule=setprio=true | FileCheck %s --check-prefix=ON
 // RUN: hk-opt %s --hk-pipeline="chip=gfx950 setprio=false" | FileCheck %s --check-prefix=LOWERED-OFF
-// RUN: hk-opt %s --hk-pipeline=chip=gfx950 | FileCheck %s --check-prefix=LOWERED-ON
+// RUN: hk-opt %s --hk-pipeline="chip=gfx950 setprio=true" | FileCheck %s --check-prefix=LOWERED-ON
 
 // OFF-LABEL: hk.kernel @pingpong
 // OFF: hk.barrier group 1

@@ -18,7 +18,7 @@
 // CHECK-NEXT: scf.for
 // CHECK: hk.cluster memory
 // CHECK: hk.group_load async
-// CHECK: hk.cluster compute priority 1
+// CHECK: hk.cluster compute {
 // CHECK: hk.wait
 // CHECK-NEXT: hk.barrier
 // CHECK: scf.yield

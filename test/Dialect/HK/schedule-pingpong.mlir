@@ -6,6 +6,8 @@
 // iteration, so the loop is unrolled by two over fixed buffers. The kernel
 // keeps its two runs of reads as two memory clusters (`clusters = 2`);
 // double-buffer-pingpong-clusters.mlir tests the cost function's choice.
+// Its memory clusters only read, so the compute clusters keep the wave's
+// priority (ping-pong-priority.mlir tests that choice).
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule | FileCheck %s
 
 // CHECK-LABEL: hk.kernel @gemm
@@ -49,7 +51,7 @@
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: %[[D0:.*]] = hk.cluster compute priority 1 {
+// CHECK-NEXT: %[[D0:.*]] = hk.cluster compute {
 // CHECK-NEXT: hk.mma abt %[[READS]]#0, %[[READS]]#1, %[[ACC]]
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
@@ -60,7 +62,7 @@
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier
-// CHECK-NEXT: %[[D1:.*]] = hk.cluster compute priority 1 {
+// CHECK-NEXT: %[[D1:.*]] = hk.cluster compute {
 // CHECK-NEXT: hk.mma abt %[[READS1]]#0, %[[READS1]]#1, %[[D0]]
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
@@ -78,7 +80,7 @@
 // CHECK: hk.mma abt %{{.*}}, %{{.*}}, %[[D1]]
 // CHECK: hk.load %[[SA2]]
 // CHECK-NEXT: hk.load %[[SB2]]
-// CHECK: %[[D3:.*]] = hk.cluster compute priority 1 {
+// CHECK: %[[D3:.*]] = hk.cluster compute {
 // CHECK: hk.wait
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: scf.yield %[[D3]]

@@ -294,7 +294,8 @@ static LogicalResult verifyStages(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult PingPongAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned waves,
                                    std::optional<unsigned> clusters,
-                                   std::optional<unsigned> stages) {
+                                   std::optional<unsigned> stages,
+                                   BoolAttr setprio) {
   if (failed(verifyStages(emitError, "ping-pong", stages)))
     return failure();
   if (waves != 8)

@@ -213,17 +213,6 @@ LogicalResult analyze(scf::ForOp loop, PlainLoop &plain) {
 // Ping-pong: memory/compute cluster pairs per iteration
 //===----------------------------------------------------------------------===//
 
-/// VGPRs a lane holds of a register tile or vector value (0 for others).
-int64_t vgprsOf(Type type, int64_t lanes) {
-  int64_t bits = 0;
-  if (auto tile = dyn_cast<RegisterTileType>(type))
-    bits = tile.getRows() * tile.getCols() *
-           tile.getElementType().getIntOrFloatBitWidth();
-  else if (auto vec = dyn_cast<RegisterVectorType>(type))
-    bits = vec.getLength() * vec.getElementType().getIntOrFloatBitWidth();
-  return llvm::divideCeil(bits, lanes * 32);
-}
-
 /// VGPRs the estimate leaves for what it does not see: addresses, masks,
 /// the prefetch's offsets, the softmax's temporaries. The example ping-pong
 /// kernels compile to 14 to 64 VGPRs more than the estimate:
@@ -248,26 +237,19 @@ SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
       pair.fragmentVgprs += vgprsOf(tile, lanes);
       pair.dsReads += countLdsReads(tile, lanes);
     }
+    VectorWork vector;
     for (Operation *op : plain.runs[i + 1].ops) {
-      if (auto mma = dyn_cast<MmaOp>(op)) {
-        // The MFMAs accumulate in place: their result is not a new value.
-        if (!mma.getInstr())
-          continue;
+      // The MFMAs accumulate in place: their result is not a new value.
+      if (auto mma = dyn_cast<MmaOp>(op); mma && mma.getInstr()) {
         pair.mfmas += countMfmas(mma);
         if (const MfmaInstr *instr = getMfmaInstr(chip, mma))
           pair.mfmaCycles = device.mfmaCycles(*instr);
-        continue;
       }
-      for (Type type : op->getResultTypes()) {
-        int64_t vgprs = vgprsOf(type, lanes);
-        pair.tempVgprs = std::max(pair.tempVgprs, vgprs);
-        // About one vector instruction per register of the value, and an
-        // exponential per element of a softmax.
-        pair.valuCycles += vgprs * device.valuCycles;
-        if (isa<SoftmaxOp>(op) && isa<RegisterTileType>(type))
-          pair.valuCycles += vgprs * device.transCycles;
-      }
+      vector.add(op, lanes);
     }
+    pair.tempVgprs = vector.largestVgprs;
+    pair.valuCycles = vector.valu * device.valuCycles +
+                      vector.transcendental * device.transCycles;
   }
   return pairs;
 }

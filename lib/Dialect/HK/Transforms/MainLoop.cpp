@@ -106,6 +106,28 @@ int64_t hk::countMfmas(MmaOp mma) {
          (mma.getK() / instr.getK());
 }
 
+int64_t hk::vgprsOf(Type type, int64_t lanes) {
+  int64_t bits = 0;
+  if (auto tile = dyn_cast<RegisterTileType>(type))
+    bits = tile.getRows() * tile.getCols() *
+           tile.getElementType().getIntOrFloatBitWidth();
+  else if (auto vec = dyn_cast<RegisterVectorType>(type))
+    bits = vec.getLength() * vec.getElementType().getIntOrFloatBitWidth();
+  return llvm::divideCeil(bits, lanes * 32);
+}
+
+void VectorWork::add(Operation *op, int64_t lanes) {
+  if (isa<MmaOp>(op))
+    return;
+  for (Type type : op->getResultTypes()) {
+    int64_t vgprs = vgprsOf(type, lanes);
+    largestVgprs = std::max(largestVgprs, vgprs);
+    valu += vgprs;
+    if (isa<SoftmaxOp>(op) && isa<RegisterTileType>(type))
+      transcendental += vgprs;
+  }
+}
+
 int64_t hk::countLdsReads(RegisterTileType tile, int64_t lanes) {
   int64_t bytes =
       tile.getNumElements() * tile.getElementType().getIntOrFloatBitWidth() / 8;

@@ -54,6 +54,22 @@ std::array<ClusterOp, 2> versionWholeCluster(ClusterOp cluster,
 /// MFMA instructions an hk.mma with its instruction issues.
 int64_t countMfmas(MmaOp mma);
 
+/// VGPRs a lane of `lanes` holds of a register tile or vector value (0 for
+/// other types).
+int64_t vgprsOf(mlir::Type type, int64_t lanes);
+
+/// The vector-ALU work of register values, as the cost functions estimate
+/// it: about one instruction per VGPR of each value an op makes, and an
+/// exponential per element of a softmax's tile.
+struct VectorWork {
+  int64_t valu = 0; ///< VALU instructions.
+  int64_t transcendental = 0;
+  int64_t largestVgprs = 0; ///< The largest value made.
+
+  /// Adds `op`'s results (an MFMA's accumulator is not counted).
+  void add(mlir::Operation *op, int64_t lanes);
+};
+
 /// Bytes one lane moves with one LDS read into registers (ds_read_b128),
 /// as the cost functions count LDS reads.
 constexpr int64_t kDsReadBytesPerLane = 16;

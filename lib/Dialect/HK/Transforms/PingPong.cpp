@@ -5,9 +5,15 @@
 // made so by hk-double-buffer). Waves [0, 4) and [4, 8) form two groups,
 // one wave of each per SIMD. Every cluster is closed by a block barrier
 // (after the waits that follow it, if any), compute clusters run at raised
-// priority (s_setprio, unless the option setprio=false leaves it out), and
-// group 1 runs one extra barrier before the loop, so it is always one
-// cluster behind group 0: while one group computes, the other reads LDS.
+// priority (s_setprio, where chosen, below), and group 1 runs one extra barrier
+// before the loop, so it is always one cluster behind group 0: while one group
+// computes, the other reads LDS. Whether compute clusters run at raised
+// priority is the kernel's
+// `#hk.pingpong<setprio = ...>`, else the pass's setprio option, whose
+// default (auto) asks choosePriority (ScheduleCost.h): the priority costs
+// two instructions per compute cluster and pays where the other group's
+// memory cluster has vector-ALU work that would take the MFMAs' issue
+// slots.
 // Group 0 runs one extra barrier after the loop to balance the count.
 // Where no other wave can overwrite what a memory cluster reads before the
 // reading wave has used it, the barrier that closes the cluster leaves the
@@ -28,9 +34,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "MainLoop.h"
+#include "ScheduleCost.h"
 
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/Transforms/Passes.h"
+#include "hk/Timing/DeviceModel.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -149,7 +157,96 @@ void shiftPhases(scf::ForOp loop) {
   BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
 }
 
-LogicalResult schedulePingPong(KernelOp kernel, bool raisePriority) {
+/// A ping-pong cluster as choosePriority counts it, per wave.
+PingPongCluster measureCluster(ClusterOp cluster, const ChipInfo &chip,
+                               const timing::DeviceModel &device) {
+  PingPongCluster measured;
+  int64_t dsReads = 0, mfmaCycles = 0;
+  VectorWork vector;
+  cluster.getBody().walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      dsReads +=
+          countLdsReads(cast<RegisterTileType>(load.getType()), chip.waveSize);
+      return;
+    }
+    // A layout conversion writes the tile to the wave's scratch and reads
+    // it back.
+    if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+      if (auto tile = dyn_cast<RegisterTileType>(convert.getType()))
+        measured.lds += 2 * countLdsReads(tile, chip.waveSize);
+    if (auto mma = dyn_cast<MmaOp>(op); mma && mma.getInstr()) {
+      measured.mfmas += countMfmas(mma);
+      if (const MfmaInstr *instr = getMfmaInstr(chip, mma))
+        mfmaCycles = device.mfmaCycles(*instr);
+    }
+    vector.add(op, chip.waveSize);
+  });
+  measured.valu = vector.valu + vector.transcendental;
+  measured.lds += dsReads;
+  // As hk-double-buffer's cost counts them: a group's four waves read
+  // through the CU's LDS in turn, then the last read's data arrives.
+  measured.cycles = double(dsReads) * ldsReadCycles(chip) * 4 +
+                    (dsReads ? device.ldsLatency : 0) +
+                    double(measured.mfmas) * double(mfmaCycles) +
+                    double(vector.valu) * device.valuCycles +
+                    double(vector.transcendental) * device.transCycles;
+  return measured;
+}
+
+/// Whether the compute clusters of `loop` run at raised priority: the
+/// kernel's choice, else the option's, else the cost function's.
+FailureOr<bool> decidePriority(KernelOp kernel, scf::ForOp loop,
+                               ArrayRef<ClusterOp> clusters, PriorityMode mode,
+                               bool remarks) {
+  auto schedule = cast<PingPongAttr>(kernel.getEffectiveSchedule());
+  std::optional<bool> given;
+  StringRef source;
+  if (BoolAttr setprio = schedule.getSetprio()) {
+    given = setprio.getValue();
+    source = "the kernel's #hk.pingpong setprio";
+  } else if (mode != PriorityMode::Auto) {
+    given = mode == PriorityMode::Always;
+    source = "the setprio option";
+  }
+  if (given && !remarks)
+    return *given;
+  const ChipInfo *chip = lookupTargetChip(kernel);
+  if (!chip) {
+    if (given)
+      return *given;
+    return kernel.emitOpError()
+           << "needs a target chip for hk-ping-pong's priority cost "
+              "function (run hk-target first), or setprio given (the "
+              "pass option or #hk.pingpong's)";
+  }
+  const timing::DeviceModel &device = timing::DeviceModel::defaultFor(*chip);
+  SmallVector<PingPongCluster> measured;
+  for (ClusterOp cluster : clusters)
+    measured.push_back(measureCluster(cluster, *chip, device));
+  PriorityChoice choice = hk::choosePriority(measured, device.issueCadence);
+  bool raise = given.value_or(choice.raise);
+  if (remarks) {
+    // What the memory clusters issue on the ports compute clusters use.
+    int64_t valu = 0, lds = 0;
+    for (size_t i = 0; i < measured.size(); i += 2) {
+      valu += measured[i].valu;
+      lds += measured[i].lds;
+    }
+    loop.emitRemark() << "hk-ping-pong: compute clusters "
+                      << (raise ? "at priority 1" : "at the wave's priority")
+                      << " ("
+                      << (given ? source.str() : std::string("cost function"))
+                      << "; predicted cycles of an iteration: "
+                      << int64_t(choice.withPriority) << " with s_setprio, "
+                      << int64_t(choice.without) << " without; memory "
+                      << "clusters: " << valu << " VALU, " << lds
+                      << " LDS instructions)";
+  }
+  return raise;
+}
+
+LogicalResult schedulePingPong(KernelOp kernel, PriorityMode mode,
+                               bool remarks) {
   FailureOr<scf::ForOp> loop = findMainLoop(kernel);
   if (failed(loop) || failed(checkMfmaInstrs(*loop, "hk-ping-pong")))
     return failure();
@@ -161,8 +258,12 @@ LogicalResult schedulePingPong(KernelOp kernel, bool raisePriority) {
   SmallVector<ClusterOp> clusters;
   if (failed(collectClusters(*loop, clusters)))
     return failure();
+  FailureOr<bool> raisePriority =
+      decidePriority(kernel, *loop, clusters, mode, remarks);
+  if (failed(raisePriority))
+    return failure();
   for (ClusterOp cluster : clusters) {
-    if (raisePriority && cluster.getKind() == ClusterKind::Compute &&
+    if (*raisePriority && cluster.getKind() == ClusterKind::Compute &&
         !cluster.getPriority())
       cluster.setPriorityAttr(
           OpBuilder(cluster).getI32IntegerAttr(kComputePriority));
@@ -189,8 +290,9 @@ public:
       if (!isa_and_present<PingPongAttr>(kernel.getEffectiveSchedule()) ||
           hasWaveGroupBarriers(kernel) || hasInstructionGroups(kernel))
         return WalkResult::advance();
-      return failed(schedulePingPong(kernel, setprio)) ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
+      return failed(schedulePingPong(kernel, setprio, remarks))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (result.wasInterrupted())
       signalPassFailure();

@@ -204,3 +204,29 @@ PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
   chosen.candidates = costed;
   return chosen;
 }
+
+PriorityChoice hk::choosePriority(llvm::ArrayRef<PingPongCluster> clusters,
+                                  unsigned issueCadence) {
+  PriorityChoice choice;
+  size_t n = clusters.size();
+  // The two s_setprio of a compute cluster, in line with its MFMAs.
+  double setprio = 2.0 * issueCadence;
+  for (size_t i = 1; i < n; i += 2) {
+    const PingPongCluster &compute = clusters[i];
+    const PingPongCluster &before = clusters[i - 1];
+    const PingPongCluster &after = clusters[(i + 1) % n];
+    // Group 0 computes beside group 1's memory cluster before: its waves
+    // are the older, so only the two instructions count.
+    choice.without += std::max(compute.cycles, before.cycles);
+    choice.withPriority += std::max(compute.cycles + setprio, before.cycles);
+    // Group 1 computes beside group 0's memory cluster after, whose
+    // instructions go first without the priority.
+    int64_t slots = std::min(after.valu, compute.mfmas + compute.valu) +
+                    std::min(after.lds, compute.lds);
+    double stolen = double(slots) * double(issueCadence);
+    choice.without += std::max(compute.cycles + stolen, after.cycles);
+    choice.withPriority += std::max(compute.cycles + setprio, after.cycles);
+  }
+  choice.raise = choice.withPriority <= choice.without;
+  return choice;
+}

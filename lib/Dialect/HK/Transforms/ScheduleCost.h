@@ -19,6 +19,9 @@
 // The other instructions of the cluster (VALU, scalar) are not modelled: the
 // groups do not order them.
 //
+// hk-ping-pong's: whether the compute clusters run at raised priority
+// (choosePriority).
+//
 // hk-double-buffer's for ping-pong: how many memory/compute cluster pairs
 // an iteration is cut into, and where. Each pair costs two barriers, at
 // which the groups wait for each other; fewer, larger clusters hold more
@@ -166,6 +169,50 @@ constexpr size_t kMaxGroupedRuns = 8;
 PingPongPlan choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
                             const PingPongCosts &costs,
                             std::optional<unsigned> clusters);
+
+//===----------------------------------------------------------------------===//
+// Ping-pong: whether compute clusters run at raised priority
+//===----------------------------------------------------------------------===//
+
+/// One cluster of a ping-pong loop, per wave: its time alone, and its
+/// instructions on the issue ports the two groups share.
+struct PingPongCluster {
+  double cycles = 0; ///< Alone: a memory cluster's reads, a compute
+                     ///< cluster's MFMAs and vector ALU work.
+  int64_t mfmas = 0; ///< MFMAs (0 in a memory cluster).
+  int64_t valu = 0;  ///< Vector-ALU instructions other than MFMAs.
+  int64_t lds = 0;   ///< LDS instructions (reads; layout round trips).
+};
+
+/// The cost of an iteration with and without s_setprio around every compute
+/// cluster, and the choice.
+struct PriorityChoice {
+  bool raise = false;
+  double withPriority = 0, without = 0; ///< Cycles of an iteration.
+};
+
+/// Whether `s_setprio 1` ... `s_setprio 0` around each compute cluster of
+/// a ping-pong loop (`clusters` in loop order, memory first) makes its
+/// iteration shorter. Group 1 runs one cluster behind group 0, so each
+/// compute cluster runs twice per iteration beside the other group's memory
+/// cluster: group 0's beside group 1's memory cluster before it, group 1's
+/// beside group 0's memory cluster after it. A SIMD issues one instruction
+/// per port (vector ALU, which MFMAs share, LDS, ...) per slot, to the
+/// highest-priority ready wave, the oldest first among equals; group 0's
+/// waves are the older. So the priority decides something only for group
+/// 1's compute cluster: without it, each instruction of group 0's memory
+/// cluster on a port the compute cluster also uses may take a slot the
+/// compute cluster wanted, delaying it by an issue slot (the worst case,
+/// counted in full, up to the compute cluster's own instructions on that
+/// port). With it, both groups' compute clusters issue two more
+/// instructions in line with their MFMAs (one before the first, one after
+/// the last). An interval between barriers lasts as long as the longer of
+/// its two clusters. Ties raise the priority: where the memory clusters
+/// bound the intervals, the two instructions cost nothing, and the priority
+/// still guards the compute clusters against what the count does not see
+/// (scalar instructions, those the lowering adds).
+PriorityChoice choosePriority(llvm::ArrayRef<PingPongCluster> clusters,
+                              unsigned issueCadence);
 
 } // namespace hk
 

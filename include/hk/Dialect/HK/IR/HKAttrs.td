@@ -231,10 +231,16 @@ def HK_PingPongAttr : HK_Attr<"PingPong", "pingpong"> {
     stages-1 iterations to arrive. A short K step with more stages keeps
     loads in flight as long as a long step with two, in less LDS (the
     gfx950 bf16 GEMM: K by 32 with four stages against K by 64 with two).
+
+    `setprio` (true or false) says whether `hk-ping-pong` runs the compute
+    clusters at raised issue priority (`s_setprio`); without it a cost
+    function decides (the pass's `setprio` option, `auto` by default), e.g.
+    `#hk.pingpong<waves = 8, setprio = true>`.
   }];
   let parameters = (ins "unsigned":$waves,
                         OptionalParameter<"std::optional<unsigned>">:$clusters,
-                        OptionalParameter<"std::optional<unsigned>">:$stages);
+                        OptionalParameter<"std::optional<unsigned>">:$stages,
+                        OptionalParameter<"::mlir::BoolAttr">:$setprio);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

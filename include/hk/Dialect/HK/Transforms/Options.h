@@ -21,7 +21,24 @@ enum class DirectMode {
   Never,  ///< None: staged through registers everywhere.
 };
 
+/// Whether hk-ping-pong runs compute clusters at raised priority
+/// (s_setprio); a kernel's `#hk.pingpong<setprio = ...>` overrides it.
+enum class PriorityMode {
+  Auto,   ///< Where the cost function predicts the priority pays.
+  Always, ///< Every compute cluster.
+  Never,  ///< None (hk-interleave's softmax priorities neither).
+};
+
 } // namespace hk
+
+/// The values of a PriorityMode option: "true" and "false" read as the
+/// on/off switch the option was before the cost function.
+#define HK_PRIORITY_MODE_VALUES                                                \
+  ::llvm::cl::values(clEnumValN(::hk::PriorityMode::Auto, "auto",              \
+                                "where the cost function predicts it pays"),   \
+                     clEnumValN(::hk::PriorityMode::Always, "true",            \
+                                "every ping-pong compute cluster"),            \
+                     clEnumValN(::hk::PriorityMode::Never, "false", "never"))
 
 /// The values of a DirectMode option.
 #define HK_DIRECT_MODE_VALUES                                                  \

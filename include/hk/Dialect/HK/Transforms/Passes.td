@@ -183,8 +183,8 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     starting with memory and ending with compute (written so, or made so by
     `hk-double-buffer`); `hk.wait`s may follow a cluster. Waves [0, 4) and
     [4, 8) form two groups, one wave of each per SIMD. Every cluster is
-    closed by a barrier (after its waits), compute clusters run at
-    `priority 1` (`s_setprio`), and group 1 runs one extra barrier before
+    closed by a barrier (after its waits), compute clusters may run at
+    `priority 1` (`s_setprio`, below), and group 1 runs one extra barrier before
     the loop (`hk.barrier group 1`), so it runs one cluster behind group 0
     and the groups take turns on the matrix cores; group 0 runs one after
     the loop to balance. Run after `hk-mfma-layout`.
@@ -209,13 +209,35 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     every iteration. The second half is skipped, by a uniform branch, when
     its iteration does not exist.
 
-    `setprio=false` leaves the compute clusters' priority alone (a
-    `priority` written on a cluster is kept): the loop issues no
-    `s_setprio`, for measuring what the raised priority is worth.
+    Whether the compute clusters run at `priority 1` is the kernel's
+    `#hk.pingpong<setprio = true|false>`, else the `setprio` option's
+    (`true` or `false`), else (`auto`, the default) a cost function's,
+    which needs the target chip: a SIMD issues one instruction per port
+    (vector ALU, shared by VALU and MFMA; LDS; ...) per slot, oldest wave
+    first among equal priorities, and group 0's waves are the older. So
+    without the priority, group 0's memory cluster may take the slots of
+    group 1's compute cluster on a port both use (its VALU work against
+    the MFMAs, its LDS reads against a layout conversion's round trip);
+    with it, every compute cluster issues two `s_setprio` in line with its
+    MFMAs. The cost function predicts an iteration both ways from the
+    clusters' work (LDS instructions, MFMAs, about one VALU instruction
+    per register of each value made) and the timing model's figures for
+    the chip, each interval between barriers as long as its longer
+    cluster, a contended slot counted as lost, and raises the priority
+    unless that is slower. Memory clusters that only read LDS beside
+    compute clusters that only multiply (the GEMMs) give it nothing to
+    win. A `priority` written on a cluster is always kept. `remarks=true`
+    reports the choice and both predictions.
   }];
   let options = [
-    Option<"setprio", "setprio", "bool", /*default=*/"true",
-           "Run compute clusters at priority 1 (s_setprio)">,
+    Option<"setprio", "setprio", "::hk::PriorityMode",
+           /*default=*/"::hk::PriorityMode::Auto",
+           "Run compute clusters at priority 1 (s_setprio): auto (where "
+           "the cost function predicts it pays), true or false",
+           [{HK_PRIORITY_MODE_VALUES}]>,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Report each ping-pong loop's priority choice and its costs as "
+           "a remark">,
   ];
   let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect"];
