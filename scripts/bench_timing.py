@@ -62,7 +62,9 @@ GEMMS = {
                ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_interleave", 4,
                 128, "fp8"),
                ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_pingpong", 8,
-                256, "fp8")],
+                256, "fp8"),
+               ("gemm/gemm_fp8_gfx950.mlir", "gemm_abt_fp8_pingpong_k64_s4",
+                8, 256, "fp8")],
 }
 
 # (example, kernel, head dimension, waves, query rows per block, causal)

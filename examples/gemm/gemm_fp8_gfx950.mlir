@@ -1,7 +1,7 @@
 // C = A * B^T in fp8 for gfx950: OCP E4M3 inputs (f8E4M3FN), f32
-// accumulation, bf16 output. K advances 128 elements (128 bytes) per step.
-// gfx950 matrix cores read OCP fp8; hk-mfma-layout picks the scaled
-// v_mfma_scale_f32_16x16x128_f8f6f4 with unit scales.
+// accumulation, bf16 output. K advances 128 elements per step (64 in the
+// last kernel). gfx950 matrix cores read OCP fp8; hk-mfma-layout picks the
+// scaled v_mfma_scale_f32_16x16x128_f8f6f4 (32x32x64: K-by-64), unit scales.
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @gemm_abt_fp8(%A: !hk.gl<?x?xf8E4M3FN>, %B: !hk.gl<?x?xf8E4M3FN>,
                           %C: !hk.gl<?x?xbf16>) waves(4) {
@@ -149,8 +149,71 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
     hk.return
   }
+
+  // The same with K stepping by 64 and four copies of each operand tile
+  // (`stages = 4`, 128 KiB of LDS): each prefetch has three iterations to
+  // arrive, and the K-by-64 fragments take the 32x32x64 MFMA
+  // (v_mfma_scale_f32_32x32x64_f8f6f4), half as many per flop. With two
+  // copies the loads are exposed; with three it is as fast as with four
+  // under the timing model (README, the GEMM table).
+  hk.kernel @gemm_abt_fp8_pingpong_k64_s4(%A: !hk.gl<?x?xf8E4M3FN>,
+                                          %B: !hk.gl<?x?xf8E4M3FN>,
+                                          %C: !hk.gl<?x?xbf16>)
+      waves(8) schedule(#hk.pingpong<waves = 8, stages = 4>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ckm1 = arith.constant 63 : index
+    %ck = arith.constant 64 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c4 : index
+    %wn = arith.remui %w, %c4 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xf8E4M3FN>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+    // The wave's two 64-row halves of A, in 64-row tiles of the block's 256.
+    %h0 = arith.muli %wm, %c2 : index
+    %h1 = arith.addi %h0, %c1 : index
+
+    %sA = hk.alloc : !hk.st<256x64xf8E4M3FN>
+    %sB = hk.alloc : !hk.st<256x64xf8E4M3FN>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc:2 = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c0acc = %zero, %c1acc = %zero)
+        -> (!hk.rt<64x64xf32>, !hk.rt<64x64xf32>) {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xf8E4M3FN>, !hk.st<256x64xf8E4M3FN>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xf8E4M3FN>, !hk.st<256x64xf8E4M3FN>
+      hk.barrier
+      %b0 = hk.load %sB[%wn, %c0] : !hk.st<256x64xf8E4M3FN> -> !hk.rt<64x64xf8E4M3FN>
+      %a0 = hk.load %sA[%h0, %c0] : !hk.st<256x64xf8E4M3FN> -> !hk.rt<64x64xf8E4M3FN>
+      %d0 = hk.mma abt %a0, %b0, %c0acc
+          : !hk.rt<64x64xf8E4M3FN>, !hk.rt<64x64xf8E4M3FN>, !hk.rt<64x64xf32>
+      %b1 = hk.load %sB[%wn, %c0] : !hk.st<256x64xf8E4M3FN> -> !hk.rt<64x64xf8E4M3FN>
+      %a1 = hk.load %sA[%h1, %c0] : !hk.st<256x64xf8E4M3FN> -> !hk.rt<64x64xf8E4M3FN>
+      %d1 = hk.mma abt %a1, %b1, %c1acc
+          : !hk.rt<64x64xf8E4M3FN>, !hk.rt<64x64xf8E4M3FN>, !hk.rt<64x64xf32>
+      hk.barrier
+      scf.yield %d0, %d1 : !hk.rt<64x64xf32>, !hk.rt<64x64xf32>
+    }
+
+    // The epilogue stages the block's C tile in LDS, in the bytes the
+    // loop's A and B buffers held (the wait and barrier end their use), so
+    // that every store writes whole 128-byte lines of C. Each wave's two
+    // 64x64 tiles sit at row wm * 2 + half, column wn of it.
+    hk.wait
+    hk.barrier
+    %sC = hk.alloc : !hk.st<256x256xbf16>
+    hk.store %acc#0, %sC[%h0, %wn] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
+    hk.store %acc#1, %sC[%h1, %wn] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
+    hk.barrier
+    hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
+    hk.return
+  }
 }
 
 // HK-RUN: gemm kernel=gemm_abt_fp8 form=abt block=128x128 chips=gfx950 shapes=128x128x256,100x200x130
 // HK-RUN: gemm kernel=gemm_abt_fp8_interleave form=abt block=128x128 chips=gfx950 shapes=128x128x256,100x200x130
 // HK-RUN: gemm kernel=gemm_abt_fp8_pingpong form=abt block=256x256 chips=gfx950 shapes=256x256x256,512x256x384,300x500x130
+// HK-RUN: gemm kernel=gemm_abt_fp8_pingpong_k64_s4 form=abt block=256x256 chips=gfx950 shapes=256x256x256,512x256x384,300x500x130,256x512x64
