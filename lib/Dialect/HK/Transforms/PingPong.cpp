@@ -4,21 +4,22 @@
 // loop of alternating memory and compute hk.cluster ops (written so, or
 // made so by hk-double-buffer). Waves [0, 4) and [4, 8) form two groups,
 // one wave of each per SIMD. Every cluster is closed by a block barrier
-// (after the waits that follow it, if any), compute clusters run at raised
-// priority (s_setprio, where chosen, below), and group 1 runs one extra barrier
-// before the loop, so it is always one cluster behind group 0: while one group
-// computes, the other reads LDS. Whether compute clusters run at raised
-// priority is the kernel's
+// (after the waits that follow it, if any), compute clusters may run at
+// raised priority (s_setprio), and group 1 runs one extra barrier before
+// the loop, so it is always one cluster behind group 0: while one group
+// computes, the other reads LDS. Group 0 runs one extra barrier after the
+// loop to balance the count. Where no other wave can overwrite what a
+// memory cluster reads before the reading wave has used it, the barrier
+// that closes the cluster leaves the reads in flight (`reads_in_flight`,
+// letReadsFly): the compute cluster's first MFMAs wait for their own
+// fragments only.
+//
+// Whether compute clusters run at raised priority is the kernel's
 // `#hk.pingpong<setprio = ...>`, else the pass's setprio option, whose
 // default (auto) asks choosePriority (ScheduleCost.h): the priority costs
 // two instructions per compute cluster and pays where the other group's
-// memory cluster has vector-ALU work that would take the MFMAs' issue
-// slots.
-// Group 0 runs one extra barrier after the loop to balance the count.
-// Where no other wave can overwrite what a memory cluster reads before the
-// reading wave has used it, the barrier that closes the cluster leaves the
-// reads in flight (`reads_in_flight`, letReadsFly): the compute cluster's
-// first MFMAs wait for their own fragments only.
+// memory cluster issues on a port the compute cluster uses (vector ALU,
+// LDS).
 //
 // A loop whose shared buffers trade places every iteration is unrolled by
 // two (unrollRotatedBuffers in MainLoop.h).
