@@ -12,6 +12,7 @@ are emulated (--workgroups=sample), on zero buffers: the model's time does
 not depend on the values.
 """
 import argparse
+import filecmp
 import json
 import os
 
@@ -23,11 +24,6 @@ DEVICE = {"gfx942": "mi300x", "gfx950": "mi355x"}
 # and CDNA4 white papers; lib/Timing/DeviceModel.cpp).
 CUS = {"gfx942": 304, "gfx950": 256}
 LDS_PER_CU = {"gfx942": 64 * 1024, "gfx950": 160 * 1024}
-
-
-def same_file(a, b):
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        return fa.read() == fb.read()
 
 
 def verdict(ok):
@@ -134,10 +130,11 @@ def check_setprio(args, tag):
     # priority to win here (the memory clusters only read LDS): its choice
     # must be the code without s_setprio, which the model predicts no
     # slower.
+    chose_off = filecmp.cmp(chosen, off, shallow=False)
     print("%s the cost function's choice: %s; the model's K-step without "
           "s_setprio no longer %s" %
-          (tag, "without" if same_file(chosen, off) else "with",
-           verdict(same_file(chosen, off) and step_off <= step_on)))
+          (tag, "without" if chose_off else "with",
+           verdict(chose_off and step_off <= step_on)))
     # The ping-pong attention's compute clusters share the LDS port with
     # the other group's memory clusters (the scores' layout round trip),
     # and its memory clusters bound their intervals in the cost function:
@@ -162,14 +159,16 @@ def check_setprio(args, tag):
                                      for v in sizes + strides]
                        )["timing"]["cycles"]
 
-    it_on = (attention_cycles(on, keys_high) -
-             attention_cycles(on, keys_low)) / iters
-    it_off = (attention_cycles(off, keys_high) -
-              attention_cycles(off, keys_low)) / iters
+    def per_key_tile(hsaco):
+        return (attention_cycles(hsaco, keys_high) -
+                attention_cycles(hsaco, keys_low)) / iters
+
+    it_on, it_off = per_key_tile(on), per_key_tile(off)
+    chose_on = filecmp.cmp(chosen, on, shallow=False)
     print("%s attention_fwd_pingpong, 64 keys: with s_setprio %.1f cycles, "
           "without %.1f; the cost function's choice: %s, no slower %s" %
-          (tag, it_on, it_off, "with" if same_file(chosen, on) else "without",
-           verdict(same_file(chosen, on) and it_on <= it_off)))
+          (tag, it_on, it_off, "with" if chose_on else "without",
+           verdict(chose_on and it_on <= it_off)))
     # Where the priority does decide arbitration: an MFMA wave sharing its
     # SIMD with an older wave whose VALU stream is always ready. With the
     # priority the two overlap (the VALU takes the three issue slots of

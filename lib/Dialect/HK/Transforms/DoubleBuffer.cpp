@@ -248,8 +248,7 @@ SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
       vector.add(op, lanes);
     }
     pair.tempVgprs = vector.largestVgprs;
-    pair.valuCycles = vector.valu * device.valuCycles +
-                      vector.transcendental * device.transCycles;
+    pair.valuCycles = vector.cycles(device.valuCycles, device.transCycles);
   }
   return pairs;
 }
@@ -303,11 +302,13 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
   const timing::DeviceModel &device = timing::DeviceModel::defaultFor(*chip);
   SmallVector<PingPongPair> pairs = countPairs(plain, *chip, device);
   unsigned wavesPerSimd = std::max(1u, kernel.getWaves() / 4);
-  PingPongCosts costs{
-      ldsReadCycles(*chip),  device.ldsLatency,
-      device.barrierLatency,
-      /*groupWaves=*/4,      int64_t(device.vgprsPerSimdLane / wavesPerSimd),
-      kVgprReserve,          carriedVgprs(loop, chip->waveSize)};
+  PingPongCosts costs{ldsReadCycles(*chip),
+                      device.ldsLatency,
+                      device.barrierLatency,
+                      kPingPongGroupWaves,
+                      int64_t(device.vgprsPerSimdLane / wavesPerSimd),
+                      kVgprReserve,
+                      carriedVgprs(loop, chip->waveSize)};
   // A prefetch that cannot go direct to LDS (a transposing one, or a chip
   // without such loads; hk-buffer-loads' choice) is staged through
   // registers: group 0 waits for its loads before writing LDS. The tiles

@@ -68,6 +68,11 @@ struct VectorWork {
 
   /// Adds `op`'s results (an MFMA's accumulator is not counted).
   void add(mlir::Operation *op, int64_t lanes);
+  /// The vector ALU's cycles for it, at `valuCycles` a VALU instruction
+  /// and `transCycles` a transcendental one.
+  int64_t cycles(unsigned valuCycles, unsigned transCycles) const {
+    return valu * valuCycles + transcendental * transCycles;
+  }
 };
 
 /// Bytes one lane moves with one LDS read into registers (ds_read_b128),

@@ -184,13 +184,12 @@ PingPongCluster measureCluster(ClusterOp cluster, const ChipInfo &chip,
   });
   measured.valu = vector.valu + vector.transcendental;
   measured.lds += dsReads;
-  // As hk-double-buffer's cost counts them: a group's four waves read
-  // through the CU's LDS in turn, then the last read's data arrives.
-  measured.cycles = double(dsReads) * ldsReadCycles(chip) * 4 +
-                    (dsReads ? device.ldsLatency : 0) +
-                    double(measured.mfmas) * double(mfmaCycles) +
-                    double(vector.valu) * device.valuCycles +
-                    double(vector.transcendental) * device.transCycles;
+  // As hk-double-buffer's cost counts them.
+  measured.cycles =
+      groupReadCycles(dsReads, ldsReadCycles(chip), device.ldsLatency,
+                      kPingPongGroupWaves) +
+      double(measured.mfmas) * double(mfmaCycles) +
+      double(vector.cycles(device.valuCycles, device.transCycles));
   return measured;
 }
 

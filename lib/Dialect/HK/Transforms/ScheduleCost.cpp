@@ -121,6 +121,11 @@ hk::chooseInterleave(const ClusterWork &work, const InterleaveCosts &costs,
   return best;
 }
 
+double hk::groupReadCycles(int64_t reads, unsigned dsReadCycles,
+                           unsigned ldsLatency, unsigned groupWaves) {
+  return double(reads) * dsReadCycles * groupWaves + (reads ? ldsLatency : 0);
+}
+
 double hk::pingPongCycles(llvm::ArrayRef<PingPongPair> pairs,
                           PingPongPlan &plan, const PingPongCosts &costs) {
   // Cluster times in loop order: memory 0, compute 0, memory 1, ...
@@ -138,10 +143,9 @@ double hk::pingPongCycles(llvm::ArrayRef<PingPongPair> pairs,
       temps = std::max(temps, pairs[i].tempVgprs);
     }
     fragments = std::max(fragments, groupFragments);
-    // The group's waves read through the CU's LDS in turn; the barrier
-    // after the cluster waits for the last read's data.
-    times.push_back(double(reads) * costs.dsReadCycles * costs.groupWaves +
-                    (reads ? costs.ldsLatency : 0));
+    // The barrier after the cluster waits for the last read's data.
+    times.push_back(groupReadCycles(reads, costs.dsReadCycles, costs.ldsLatency,
+                                    costs.groupWaves));
     times.push_back(compute);
   }
   plan.vgprs = costs.carriedVgprs + fragments + temps + costs.vgprReserve;

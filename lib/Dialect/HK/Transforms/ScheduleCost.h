@@ -108,6 +108,16 @@ struct PingPongPair {
   int64_t tempVgprs = 0;   ///< The largest other register value it makes.
 };
 
+/// Waves of a ping-pong wave group: [0, 4) and [4, 8), one per SIMD.
+constexpr unsigned kPingPongGroupWaves = 4;
+
+/// Cycles of a ping-pong memory cluster's `reads` LDS reads per wave: the
+/// group's `groupWaves` waves read through the CU's LDS in turn,
+/// `dsReadCycles` a read, and the last read's data arrives `ldsLatency`
+/// later (none without reads).
+double groupReadCycles(int64_t reads, unsigned dsReadCycles,
+                       unsigned ldsLatency, unsigned groupWaves);
+
 /// The device figures the ping-pong cost reads (the timing model's).
 struct PingPongCosts {
   unsigned dsReadCycles;   ///< LDS cycles one wave's read occupies.
