@@ -36,9 +36,9 @@ KEYS = ["valu", "salu", "branch", "wait", "barrier", "lds", "vmem", "mfma",
         "other"]
 
 
-def run(hk_run, example, chip, kernel, shape):
+def run(hk_run, example, chip, kernel, shape, flags):
     cmd = [hk_run, example, "--chip=" + chip, "--no-sanitizers", "--json",
-           "--shapes=" + shape]
+           "--shapes=" + shape] + flags
     if kernel:
         cmd.append("--kernel=" + kernel)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -94,6 +94,9 @@ def main():
                         "(default: read from the example)")
     parser.add_argument("--hk-run", default=os.path.join(ROOT, "build", "bin",
                                                          "hk-run"))
+    parser.add_argument("--flag", action="append", default=[],
+                        help="a compile flag for hk-run, e.g. "
+                        "--flag=--unswitch=false (repeatable)")
     parser.add_argument("--whole", action="store_true",
                         help="also print the deeper run's whole-run average")
     parser.add_argument("--max-valu", type=float,
@@ -115,9 +118,9 @@ def main():
     waves = args.waves or waves_of(args.example)
 
     low = run(args.hk_run, args.example, args.chip, args.kernel,
-              template.replace("{k}", str(k1)))
+              template.replace("{k}", str(k1)), args.flag)
     high = run(args.hk_run, args.example, args.chip, args.kernel,
-               template.replace("{k}", str(k2)))
+               template.replace("{k}", str(k2)), args.flag)
     workgroups = 1
     for g in high["grid"]:
         workgroups *= g

@@ -5,6 +5,7 @@
 #include "hk/Dialect/HK/IR/HKOps.h"
 #include "hk/Dialect/HK/IR/KernelSignature.h"
 #include "hk/Pipelines/Pipelines.h"
+#include "hk/Runtime/CodeObject.h"
 #include "hk/Support/ChipInfo.h"
 #include "hk/Support/ParserGuard.h"
 #include "hk/Target/HSACO.h"
@@ -26,6 +27,22 @@ const KernelSignature *CompiledModule::findKernel(llvm::StringRef name) const {
     if (kernel.name == name)
       return &kernel;
   return nullptr;
+}
+
+/// The kernels of the code object `hsaco` that spill registers (none when
+/// it cannot be read: loading it reports that).
+static std::vector<std::string> spillingKernels(llvm::StringRef hsaco) {
+  std::vector<std::string> names;
+  llvm::Expected<CodeObject> object = CodeObject::parse(hsaco);
+  if (!object) {
+    llvm::consumeError(object.takeError());
+    return names;
+  }
+  for (const KernelInfo &kernel : object->getKernels())
+    if (kernel.vgprSpillCount || kernel.sgprSpillCount ||
+        kernel.privateSegmentFixedSize)
+      names.push_back(kernel.name);
+  return names;
 }
 
 llvm::Expected<CompiledModule>
@@ -68,21 +85,48 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
   for (KernelOp kernel : module->getOps<KernelOp>())
     result.kernels.push_back(getKernelSignature(kernel));
 
-  mlir::PassManager pm(&context);
-  PipelineOptions options;
-  options.chip = chip.name.str();
-  options.setCompileOptions(compileOptions);
-  buildHKPipeline(pm, options);
-  if (mlir::failed(pm.run(*module)))
-    return fail("cannot lower " + bufferName.str() + " for " + chip.name.str());
-
-  TargetOptions target;
-  target.chip = &chip;
-  llvm::Expected<std::string> hsaco =
-      compileModule(*module, target, EmitKind::Hsaco);
+  // Lowers a copy of the module with `options` to a code object.
+  auto lower =
+      [&](const CompileOptions &compile) -> llvm::Expected<std::string> {
+    mlir::OwningOpRef<mlir::ModuleOp> copy = module->clone();
+    mlir::PassManager pm(&context);
+    PipelineOptions options;
+    options.chip = chip.name.str();
+    options.setCompileOptions(compile);
+    buildHKPipeline(pm, options);
+    if (mlir::failed(pm.run(*copy)))
+      return fail("cannot lower " + bufferName.str() + " for " +
+                  chip.name.str());
+    TargetOptions target;
+    target.chip = &chip;
+    return compileModule(*copy, target, EmitKind::Hsaco);
+  };
+  llvm::Expected<std::string> hsaco = lower(compileOptions);
   if (!hsaco)
     return hsaco.takeError();
-  result.hsaco = std::move(*hsaco);
+  // The loop copies of hk-unswitch-loops can leave LLVM's register
+  // allocator short of registers where one loop fitted: then the module is
+  // compiled again with one copy per loop, kept when fewer kernels spill,
+  // with the kernels it saved named.
+  if (compileOptions.unswitch) {
+    std::vector<std::string> spilled = spillingKernels(*hsaco);
+    if (!spilled.empty()) {
+      CompileOptions single = compileOptions;
+      single.unswitch = false;
+      llvm::Expected<std::string> again = lower(single);
+      if (!again)
+        return again.takeError();
+      std::vector<std::string> still = spillingKernels(*again);
+      if (still.size() < spilled.size()) {
+        result.hsaco = std::move(*again);
+        for (std::string &name : spilled)
+          if (!llvm::is_contained(still, name))
+            result.unswitchSpilled.push_back(std::move(name));
+      }
+    }
+  }
+  if (result.hsaco.empty())
+    result.hsaco = std::move(*hsaco);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

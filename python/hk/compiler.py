@@ -126,6 +126,14 @@ class Module:
         """Wall time from source text to code object."""
         return self._native.seconds
 
+    @property
+    def unswitch_spilled(self):
+        """Names of the kernels that spilled registers with their main
+        loops unswitched (``unswitch=True``, the default): the code object
+        is then the module compiled again without unswitching. Empty
+        otherwise."""
+        return tuple(self._native.unswitch_spilled)
+
     def launch(self, device, kernel, grid=None, args=None, *,
                sanitizers=True, check=True, threads=0, max_reports=64,
                watchdog=None, timing=False, clock=None):
@@ -252,7 +260,9 @@ def compile(source, chip, *, name="<source>", spills="warn", **options):
     ``name`` is the file name diagnostics quote. The keyword ``options``
     are those of ``hk-opt --hk-pipeline``, with underscores:
     ``direct`` ("auto", "always" or "never": direct-to-LDS group loads),
-    ``exact_waits``, ``lds_swizzle``, ``grid_chunk`` and ``grid_group``
+    ``exact_waits``, ``unswitch`` (the main loop versioned on its
+    loop-invariant branches; see :attr:`Module.unswitch_spilled`),
+    ``lds_swizzle``, ``grid_chunk`` and ``grid_group``
     (hk-grid-swizzle), ``setprio`` (the schedules' raised priority:
     "auto", the default, where the cost function predicts it pays, or
     True/False), ``mfma_per_group``, ``ds_reads_per_group`` and

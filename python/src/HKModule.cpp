@@ -552,6 +552,9 @@ PYBIND11_MODULE(_hk, m) {
           [](const PyModule &m) { return py::bytes(m.compiled.hsaco); })
       .def_property_readonly(
           "seconds", [](const PyModule &m) { return m.compiled.seconds; })
+      .def_property_readonly(
+          "unswitch_spilled",
+          [](const PyModule &m) { return m.compiled.unswitchSpilled; })
       .def_property_readonly("kernels", &describeKernels);
 
   m.def("compile", &compile, py::arg("source"), py::arg("buffer_name"),

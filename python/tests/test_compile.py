@@ -139,6 +139,31 @@ def test_setprio_takes_a_bool_or_auto():
         default.hsaco
 
 
+def test_unswitch_versions_the_main_loop():
+    """The ping-pong GEMM's loop branches on whether its tiles lie inside
+    and on its wave group; unswitched (the default) it is another code
+    object, with no kernel named as having spilled."""
+    path = EXAMPLES / "gemm/gemm_pingpong_gfx950.mlir"
+    default = hk.compile_file(path, "gfx950")
+    assert default.unswitch_spilled == ()
+    single = hk.compile_file(path, "gfx950", unswitch=False)
+    assert single.hsaco != default.hsaco
+    assert single.unswitch_spilled == ()
+
+
+def test_unswitch_falls_back_where_the_copies_spill():
+    """The attention ping-pong with a ring of three tiles fits gfx950's
+    SGPRs as one loop but not as four copies: the module is compiled again
+    without unswitching, the kernel named, and nothing spills."""
+    source = (EXAMPLES / "attention/attention.mlir").read_text().replace(
+        "#hk.pingpong<waves = 8>", "#hk.pingpong<waves = 8, stages = 3>")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mod = hk.compile(source, "gfx950")
+    assert mod.unswitch_spilled == ("attention_fwd_pingpong",)
+    assert mod.hsaco == hk.compile(source, "gfx950", unswitch=False).hsaco
+
+
 # Three 64x128 f32 tiles per wave (128 registers each), all live while
 # three results are formed: more than the 512 registers a wave has.
 SPILLING = """
@@ -198,7 +223,7 @@ def test_compile_options_are_the_pipelines():
     options (hk-opt's --hk-pipeline, which hk-run's flags share)."""
     options = hk.compile_options()
     assert list(options) == [
-        "direct", "exact_waits", "lds_swizzle", "grid_chunk", "grid_group",
+        "direct", "exact_waits", "unswitch", "lds_swizzle", "grid_chunk", "grid_group",
         "setprio", "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
     assert options["direct"]["values"] == ["auto", "always", "never"]
     assert options["setprio"]["values"] == ["auto", "true", "false"]

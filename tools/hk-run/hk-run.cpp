@@ -437,6 +437,10 @@ int main(int argc, char **argv) {
       outs() << input << " on " << chip.name << " (" << chip.products
              << "): compiled in " << format("%.3f", compiled->seconds)
              << " s\n";
+    if (!printJson && !compiled->unswitchSpilled.empty())
+      outs() << "  note: " << llvm::join(compiled->unswitchSpilled, ", ")
+             << " spilled registers with unswitched main loops; compiled "
+                "again with --unswitch=false\n";
 
     for (size_t specIndex : chipSpecs) {
       const run::RunSpec *spec = &(*specs)[specIndex];

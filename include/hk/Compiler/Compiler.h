@@ -27,6 +27,10 @@ struct CompiledModule {
   /// Every hk.kernel of the source, with its ABI.
   std::vector<KernelSignature> kernels;
   double seconds = 0; ///< Wall time from source text to code object.
+  /// The kernels that spilled registers with their main loops unswitched
+  /// (hk-unswitch-loops): the code object is then the module compiled
+  /// again without unswitching.
+  std::vector<std::string> unswitchSpilled;
 
   const KernelSignature *findKernel(llvm::StringRef name) const;
 };
