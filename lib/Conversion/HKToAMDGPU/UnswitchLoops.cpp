@@ -27,11 +27,11 @@ using namespace mlir;
 
 namespace {
 
-/// Which values every lane of a wave holds alike: the function's
-/// arguments, constants, workgroup ids and sizes, `rocdl.readfirstlane`
-/// results, induction variables of loops with such bounds, and what
-/// side-effect-free `arith` and `index` ops compute from those. Anything
-/// else (lane ids, loads, unknown ops) counts as varying.
+/// Which values every lane of a wave holds alike: a kernel's arguments,
+/// constants, workgroup ids and sizes, `rocdl.readfirstlane` results, induction
+/// variables of loops with such bounds, and what side-effect-free `arith` and
+/// `index` ops compute from those. Anything else (lane ids, loads, unknown ops)
+/// counts as varying.
 class WaveUniformity {
 public:
   bool isUniform(Value value) {
@@ -48,8 +48,11 @@ private:
   bool decide(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       Operation *owner = arg.getOwner()->getParentOp();
+      // A kernel's arguments arrive in scalar registers; a device
+      // function's may differ between lanes.
       if (isa<FunctionOpInterface>(owner))
-        return arg.getOwner()->isEntryBlock();
+        return arg.getOwner()->isEntryBlock() &&
+               owner->hasAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName());
       auto loop = dyn_cast<scf::ForOp>(owner);
       return loop && arg == loop.getInductionVar() &&
              isUniform(loop.getLowerBound()) &&

@@ -7,7 +7,7 @@
 // rest of the function, and no branch left in any of them. With at most
 // two copies only the first condition is taken; with one, nothing moves.
 
-// CHECK-LABEL: func.func @steady
+// CHECK-LABEL: llvm.func @steady
 // CHECK: %[[INSIDE:.*]] = arith.cmpi slt
 // CHECK: %[[GROUP:.*]] = arith.cmpi ult
 // CHECK: scf.if %[[INSIDE]] {
@@ -38,9 +38,9 @@
 // CHECK: llvm.store %[[R4]]
 // CHECK-NEXT: }
 // CHECK-NEXT: }
-// CHECK-NEXT: return
+// CHECK-NEXT: llvm.return
 
-// TWO-LABEL: func.func @steady
+// TWO-LABEL: llvm.func @steady
 // TWO: scf.if %{{.*}} {
 // TWO-NEXT: scf.for
 // TWO-NEXT: llvm.store
@@ -50,16 +50,16 @@
 // TWO-NEXT: llvm.store
 // TWO-NEXT: scf.if
 // TWO-NOT: scf.for
-// TWO: return
+// TWO: llvm.return
 
-// ONE-LABEL: func.func @steady
+// ONE-LABEL: llvm.func @steady
 // ONE: scf.for
 // ONE-NEXT: scf.if
 // ONE-NOT: scf.for
-// ONE: return
-func.func @steady(%p: !llvm.ptr<3>, %n: index, %size: i32) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
+// ONE: llvm.return
+llvm.func @steady(%p: !llvm.ptr<3>, %n: i32, %size: i32) attributes {rocdl.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
   %c64 = arith.constant 64 : i32
   %c1_i32 = arith.constant 1 : i32
@@ -73,7 +73,7 @@ func.func @steady(%p: !llvm.ptr<3>, %n: index, %size: i32) {
   %wave = arith.divui %lane, %c64 : i32
   %first = rocdl.readfirstlane %wave : i32
   %group0 = arith.cmpi ult, %first, %c4 : i32
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (vector<4xf32>) {
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (vector<4xf32>) : i32 {
     scf.if %inside {
       llvm.store %c1_i32, %p : i32, !llvm.ptr<3>
     } else {
@@ -86,7 +86,7 @@ func.func @steady(%p: !llvm.ptr<3>, %n: index, %size: i32) {
     scf.yield %next : vector<4xf32>
   }
   llvm.store %r, %p : vector<4xf32>, !llvm.ptr<3>
-  return
+  llvm.return
 }
 
 // -----
@@ -95,7 +95,7 @@ func.func @steady(%p: !llvm.ptr<3>, %n: index, %size: i32) {
 // wave (a lane id), one read from memory, one the loop computes, and an
 // invariant one that only a branch taken on some iterations holds.
 
-// CHECK-LABEL: func.func @kept
+// CHECK-LABEL: llvm.func @kept
 // CHECK: scf.for
 // CHECK-NEXT: scf.if %[[LANEC:.*]] {
 // CHECK: scf.if %[[LOADED:.*]] {
@@ -103,9 +103,9 @@ func.func @steady(%p: !llvm.ptr<3>, %n: index, %size: i32) {
 // CHECK-NEXT: scf.if %[[LAST]] {
 // CHECK-NEXT: scf.if %{{.*}} {
 // CHECK-NOT: scf.for
-func.func @kept(%p: !llvm.ptr<3>, %n: index, %size: i32) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
+llvm.func @kept(%p: !llvm.ptr<3>, %n: i32, %size: i32) attributes {rocdl.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %c1_i32 = arith.constant 1 : i32
   %lane = rocdl.workitem.id.x : i32
   %lanec = arith.cmpi slt, %lane, %size : i32
@@ -113,21 +113,21 @@ func.func @kept(%p: !llvm.ptr<3>, %n: index, %size: i32) {
   %loaded = arith.cmpi slt, %v, %size : i32
   %wg = rocdl.workgroup.id.x : i32
   %inside = arith.cmpi slt, %wg, %size : i32
-  scf.for %i = %c0 to %n step %c1 {
+  scf.for %i = %c0 to %n step %c1 : i32 {
     scf.if %lanec {
       llvm.store %c1_i32, %p : i32, !llvm.ptr<3>
     }
     scf.if %loaded {
       llvm.store %c1_i32, %p : i32, !llvm.ptr<3>
     }
-    %last = arith.cmpi eq, %i, %n : index
+    %last = arith.cmpi eq, %i, %n : i32
     scf.if %last {
       scf.if %inside {
         llvm.store %c1_i32, %p : i32, !llvm.ptr<3>
       }
     }
   }
-  return
+  llvm.return
 }
 
 // -----
@@ -137,7 +137,7 @@ func.func @kept(%p: !llvm.ptr<3>, %n: index, %size: i32) {
 // condition (after the earlier loop) moves above it. A readfirstlane of an
 // invariant value at the top level of a copy's body moves before the copy.
 
-// CHECK-LABEL: func.func @fed
+// CHECK-LABEL: llvm.func @fed
 // CHECK: %[[WG:.*]] = rocdl.workgroup.id.x
 // CHECK-NEXT: %[[C:.*]] = arith.cmpi slt, %[[WG]]
 // CHECK-NEXT: scf.if %[[C]] {
@@ -153,20 +153,20 @@ func.func @kept(%p: !llvm.ptr<3>, %n: index, %size: i32) {
 // CHECK-NOT: llvm.store %{{.*}} : i32
 // CHECK: llvm.store %{{.*}} : vector<4xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: return
-func.func @fed(%p: !llvm.ptr<3>, %n: index, %size: i32, %x: i32) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
+// CHECK-NEXT: llvm.return
+llvm.func @fed(%p: !llvm.ptr<3>, %n: i32, %size: i32, %x: i32) attributes {rocdl.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %c1_i32 = arith.constant 1 : i32
   %zero = arith.constant dense<0.0> : vector<4xf32>
   %one = arith.constant dense<1.0> : vector<4xf32>
-  %a = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (vector<4xf32>) {
+  %a = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (vector<4xf32>) : i32 {
     %next = arith.addf %acc, %one : vector<4xf32>
     scf.yield %next : vector<4xf32>
   }
   %wg = rocdl.workgroup.id.x : i32
   %c = arith.cmpi slt, %wg, %size : i32
-  %b = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (vector<4xf32>) {
+  %b = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (vector<4xf32>) : i32 {
     %r = rocdl.readfirstlane %x : i32
     scf.if %c {
       llvm.store %r, %p : i32, !llvm.ptr<3>
@@ -175,25 +175,25 @@ func.func @fed(%p: !llvm.ptr<3>, %n: index, %size: i32, %x: i32) {
     scf.yield %next : vector<4xf32>
   }
   llvm.store %b, %p : vector<4xf32>, !llvm.ptr<3>
-  return
+  llvm.return
 }
 
 // -----
 
 // What the function returns from after the loop comes out of the branch.
 
-// CHECK-LABEL: func.func @returns
+// CHECK-LABEL: llvm.func @returns
 // CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK: scf.yield %{{.*}} : f32
 // CHECK: } else {
 // CHECK: scf.yield %{{.*}} : f32
-// CHECK: return %[[R]] : f32
-func.func @returns(%p: !llvm.ptr<3>, %n: index, %c: i1) -> f32 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
+// CHECK: llvm.return %[[R]] : f32
+llvm.func @returns(%p: !llvm.ptr<3>, %n: i32, %c: i1) -> f32 attributes {rocdl.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
-  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) : i32 {
     scf.if %c {
       llvm.store %acc, %p : f32, !llvm.ptr<3>
     }
@@ -201,5 +201,27 @@ func.func @returns(%p: !llvm.ptr<3>, %n: index, %c: i1) -> f32 {
     scf.yield %next : f32
   }
   %t = arith.mulf %s, %s : f32
-  return %t : f32
+  llvm.return %t : f32
+}
+
+// -----
+
+// A device function's arguments may differ between lanes (its caller's
+// values): a branch on one stays.
+
+// CHECK-LABEL: llvm.func @device
+// CHECK: scf.for
+// CHECK-NEXT: scf.if %arg2 {
+// CHECK-NOT: scf.for
+// CHECK: llvm.return
+llvm.func @device(%p: !llvm.ptr<3>, %n: i32, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c1_i32 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    scf.if %c {
+      llvm.store %c1_i32, %p : i32, !llvm.ptr<3>
+    }
+  }
+  llvm.return
 }

@@ -33,9 +33,9 @@
 // tile min(k+1, last), with no bounds arithmetic and no edge path, chosen
 // by one uniform branch on that loop-invariant flag. The last iteration
 // loads the last tile once more into the spare buffer, which nothing reads
-// again. (Two versions of the whole loop would save that branch but make
-// LLVM's register allocator spill the accumulator where another loop feeds
-// it, so the body is shared.)
+// again. The body stays one here, for hk-ping-pong and hk-interleave to
+// schedule; after lowering, hk-unswitch-loops gives each value of the flag
+// its own copy of the loop.
 //
 //===----------------------------------------------------------------------===//
 
