@@ -27,6 +27,16 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` reads what every lane of a wave sees alike and the block
+/// does not change: the workgroup's ids and sizes, or the first active
+/// lane's value.
+bool readsUniformState(Operation *op) {
+  return isa<ROCDL::ReadfirstlaneOp, ROCDL::BlockIdXOp, ROCDL::BlockIdYOp,
+             ROCDL::BlockIdZOp, ROCDL::BlockDimXOp, ROCDL::BlockDimYOp,
+             ROCDL::BlockDimZOp, ROCDL::GridDimXOp, ROCDL::GridDimYOp,
+             ROCDL::GridDimZOp>(op);
+}
+
 /// Which values every lane of a wave holds alike: a kernel's arguments,
 /// constants, workgroup ids and sizes, `rocdl.readfirstlane` results, induction
 /// variables of loops with such bounds, and what side-effect-free `arith` and
@@ -59,11 +69,7 @@ private:
              isUniform(loop.getUpperBound()) && isUniform(loop.getStep());
     }
     Operation *op = value.getDefiningOp();
-    if (op->hasTrait<OpTrait::ConstantLike>() ||
-        isa<ROCDL::ReadfirstlaneOp, ROCDL::BlockIdXOp, ROCDL::BlockIdYOp,
-            ROCDL::BlockIdZOp, ROCDL::BlockDimXOp, ROCDL::BlockDimYOp,
-            ROCDL::BlockDimZOp, ROCDL::GridDimXOp, ROCDL::GridDimYOp,
-            ROCDL::GridDimZOp>(op))
+    if (op->hasTrait<OpTrait::ConstantLike>() || readsUniformState(op))
       return true;
     Dialect *dialect = op->getDialect();
     if (!dialect || !isa<arith::ArithDialect, index::IndexDialect>(dialect) ||
@@ -103,12 +109,8 @@ Value findInvariantCondition(scf::ForOp loop, WaveUniformity &uniformity) {
 /// reads nothing that may change, or it reads the first active lane or the
 /// workgroup's ids (the same lanes run everywhere in the block).
 bool mayRunEarlier(Operation *op) {
-  if (isa<ROCDL::ReadfirstlaneOp, ROCDL::BlockIdXOp, ROCDL::BlockIdYOp,
-          ROCDL::BlockIdZOp, ROCDL::BlockDimXOp, ROCDL::BlockDimYOp,
-          ROCDL::BlockDimZOp, ROCDL::GridDimXOp, ROCDL::GridDimYOp,
-          ROCDL::GridDimZOp>(op))
-    return true;
-  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+  return readsUniformState(op) ||
+         (op->getNumRegions() == 0 && isMemoryEffectFree(op));
 }
 
 /// Appends to `slice`, operands first, the ops of `start`'s block from
