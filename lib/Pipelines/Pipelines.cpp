@@ -187,9 +187,8 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createHKHoistLoopSetup());
-  // Without unswitching, each loop stays one copy.
-  pm.addPass(options.unswitch ? createHKUnswitchLoops()
-                              : createHKUnswitchLoops({/*maxCopies=*/1}));
+  if (options.unswitch)
+    pm.addPass(createHKUnswitchLoops());
 
   // Upstream conversions to the LLVM and ROCDL dialects. Index arithmetic is
   // 32-bit, like the kernel ABI's sizes and strides.
