@@ -153,7 +153,7 @@ def test_unswitch_versions_the_main_loop():
 
 def test_unswitch_falls_back_where_the_copies_spill():
     """The attention ping-pong with a ring of three tiles fits gfx950's
-    SGPRs as one loop but not as four copies: the module is compiled again
+    SGPRs as one loop but not unswitched: the module is compiled again
     without unswitching, the kernel named, and nothing spills."""
     source = (EXAMPLES / "attention/attention.mlir").read_text().replace(
         "#hk.pingpong<waves = 8>", "#hk.pingpong<waves = 8, stages = 3>")
