@@ -79,29 +79,37 @@ def HKUnswitchLoops : Pass<"hk-unswitch-loops", "mlir::ModuleOp"> {
   let summary = "Version a kernel's loops on their loop-invariant branches";
   let description = [{
     On lowered code (after `convert-hk-to-amdgpu`), a loop at the top level
-    of a function whose body branches on a condition the loop does not
-    change (an `scf.if` whose condition is defined before the loop) pays
-    for that branch every iteration: the double-buffered main loop chooses
-    between its steady-state prefetch and the guarded one, and between the
-    wave group that prefetches and the one that does not. This pass
-    versions the loop instead: the loop and everything after it up to the
-    end of the function body are placed in both regions of one `scf.if`
-    on the condition, each copy with the condition known, and the copies'
-    branches on it folded away. The steady state then runs without the
-    branch, and edge tiles run a loop of their own.
+    of a kernel whose body branches on a condition the loop does not
+    change (an `scf.if` at the top level of the body whose condition is
+    defined before the loop) pays for that branch every iteration: the
+    double-buffered ping-pong loop chooses between its steady-state
+    prefetch and the guarded one, and between the wave group that
+    prefetches and the one that does not. This pass versions the last such
+    loop of each function instead: the loop and everything after it up to
+    the end of the function body are placed in both regions of one
+    `scf.if` on the condition, each copy with the condition known, and the
+    copies' branches on it folded away. The steady state then runs without
+    the branch, and edge tiles run a loop of their own. Each copy is
+    versioned again on the next such condition it still branches on,
+    while the copies number at most `max-copies`.
 
     The rest of the function is copied along with the loop so that no
-    value merges the copies' results (a merged accumulator makes LLVM's
-    register allocator copy or spill it). Only conditions every lane of a
-    wave shares are taken (built from kernel arguments, constants,
-    workgroup ids and `rocdl.readfirstlane` by `arith` and `index` ops):
-    a wave then runs exactly one copy, and executes the same barriers as
-    before. Conditions are taken in the order the body first branches on
-    them, while the loop's copies number at most `max-copies`.
+    value merges the copies' results, and the copies begin at an earlier
+    op that computes a register vector the loop starts from (an
+    accumulator an earlier loop computed), with the condition's
+    computation moved above it where it may run earlier: a merged or
+    shared accumulator made LLVM's register allocator spill it. Only
+    conditions every lane of a wave shares are taken (built from a
+    kernel's arguments, constants, workgroup ids and sizes and
+    `rocdl.readfirstlane` by `arith` and `index` ops): a wave then runs
+    exactly one copy, and executes the same barriers as before. In the
+    copies, `rocdl.readfirstlane` ops of invariant values at the top level
+    of the body (the buffer resources' bases) move before the loop, which
+    LLVM does not do.
   }];
   let options = [
     Option<"maxCopies", "max-copies", "unsigned", /*default=*/"4",
-           "The most copies of one loop (1 leaves every loop as it is)">,
+           "The most copies of one loop (0 or 1 leaves every loop as it is)">,
   ];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
