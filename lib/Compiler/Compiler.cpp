@@ -39,8 +39,7 @@ static std::vector<std::string> spillingKernels(llvm::StringRef hsaco) {
     return names;
   }
   for (const KernelInfo &kernel : object->getKernels())
-    if (kernel.vgprSpillCount || kernel.sgprSpillCount ||
-        kernel.privateSegmentFixedSize)
+    if (kernel.spills())
       names.push_back(kernel.name);
   return names;
 }
@@ -104,12 +103,13 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
   llvm::Expected<std::string> hsaco = lower(compileOptions);
   if (!hsaco)
     return hsaco.takeError();
+  result.hsaco = std::move(*hsaco);
   // The loop copies of hk-unswitch-loops can leave LLVM's register
   // allocator short of registers where one loop fitted: then the module is
   // compiled again with one copy per loop, kept when fewer kernels spill,
   // with the kernels it saved named.
   if (compileOptions.unswitch) {
-    std::vector<std::string> spilled = spillingKernels(*hsaco);
+    std::vector<std::string> spilled = spillingKernels(result.hsaco);
     if (!spilled.empty()) {
       CompileOptions single = compileOptions;
       single.unswitch = false;
@@ -125,8 +125,6 @@ hk::compileSource(llvm::StringRef source, llvm::StringRef bufferName,
       }
     }
   }
-  if (result.hsaco.empty())
-    result.hsaco = std::move(*hsaco);
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

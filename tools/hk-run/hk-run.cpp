@@ -451,8 +451,7 @@ int main(int argc, char **argv) {
       if (!signature || !info)
         return fail(input + ":" + Twine(spec->line) + ": no kernel '" +
                     kernelName + "' in the example");
-      bool spills = info->vgprSpillCount || info->sgprSpillCount ||
-                    info->privateSegmentFixedSize;
+      bool spills = info->spills();
       if (!printJson)
         outs() << "  " << kernelName << ": vgpr " << info->vgprCount
                << ", agpr " << info->agprCount << ", sgpr " << info->sgprCount

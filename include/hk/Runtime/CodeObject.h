@@ -68,6 +68,12 @@ struct KernelInfo {
     return vgprCount - std::min(vgprCount, agprCount);
   }
 
+  /// Whether the kernel spills registers: to other registers (VGPR lanes
+  /// for SGPRs, AGPRs) or to scratch.
+  bool spills() const {
+    return vgprSpillCount || sgprSpillCount || privateSegmentFixedSize;
+  }
+
   /// Explicit (non-hidden) arguments.
   std::vector<const KernelArg *> explicitArgs() const;
 };
