@@ -88,16 +88,20 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
-// Interleave: one compute cluster whose prefetch comes in two versions,
-// chosen by whether the next tile exists and lies inside its view: the
-// branch-free version loads it `inbounds`, the other guards it. The MFMAs
-// follow both (the accumulator is not merged at the end of a branch). The
-// cluster reads the current tile before the prefetch. No instruction
-// groups yet. Before the loop, the last iteration whose tile
-// lies inside its view (the tile index grows with k, so the tiles inside
-// are those up to it): the last one (%[[LAST]]) when its tile is inside,
-// else the one before when its tile is (a ragged last tile), else one
-// below the first; an iteration compares its next k with that bound.
+// Interleave: one compute cluster whose prefetch comes in three versions.
+// When every iteration's tile lies inside its view (%[[ALL]], decided
+// before the loop, as for ping-pong), tile min(k+1, last), branch-free and
+// `inbounds`: hk-unswitch-loops later gives that version a loop of its
+// own. Otherwise, chosen per iteration by whether the next tile exists
+// and lies inside its view: the branch-free version loads it `inbounds`,
+// the other guards it. The MFMAs follow all (the accumulator is not merged
+// at the end of a branch). The cluster reads the current tile before the
+// prefetch. No instruction groups yet. Before the loop, the last
+// iteration whose tile lies inside its view (the tile index grows with k,
+// so the tiles inside are those up to it): the last one (%[[LAST]]) when
+// its tile is inside, else the one before when its tile is (a ragged last
+// tile), else one below the first; an iteration compares its next k with
+// that bound.
 // CHECK-LABEL: hk.kernel @interleave
 // CHECK: %[[LAST:.*]] = arith.addi %[[C0:.*]], %{{.*}} : index
 // CHECK-NEXT: %[[BEFORE:.*]] = arith.subi %[[LAST]], %[[STEP:.*]] : index
@@ -120,6 +124,10 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
 // CHECK-NEXT: %[[D:.*]] = hk.cluster compute {
 // CHECK-NEXT: hk.load %[[CUR]]
+// CHECK-NEXT: scf.if %[[ALL]] {
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[NEXT]], %[[LAST]]
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[SPARE]] inbounds
+// CHECK-NEXT: } else {
 // CHECK-NEXT: scf.if %[[OK]] {
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SPARE]] inbounds
 // CHECK-NEXT: } else {
@@ -127,6 +135,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[MORE2:.*]] = arith.cmpi slt
 // CHECK-NEXT: scf.if %[[MORE2]] {
 // CHECK-NEXT: hk.group_load async %{{.*}}, %[[SPARE]] :
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.mma
@@ -293,7 +302,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // original buffer and tile 1 into the next one, and waits for tile 0 only.
 // Iteration k reads the current buffer and then (so that its MFMAs wait
 // for their fragments, not behind the prefetch) prefetches tile k+2 into the
-// free one (inbounds while k+2 is at most the bound; otherwise with its
+// free one (tile min(k+2, last), inbounds, when every tile lies inside;
+// else inbounds while k+2 is at most the bound; otherwise with its
 // edge path, or, past the end, the last tile inside again, inbounds from
 // loop-invariant indices: a buffer nothing reads, loaded so that every
 // version gives its token), then waits for tile
@@ -317,7 +327,12 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[AHEAD]], %[[BOUND]]
 // CHECK-NEXT: %[[V:.*]]:2 = hk.cluster compute {
 // CHECK-NEXT: hk.load %[[CUR_A]]
-// CHECK-NEXT: %[[TOK:.*]] = scf.if %[[OK]] -> (!hk.token) {
+// CHECK-NEXT: %[[TOK:.*]] = scf.if %{{.*}} -> (!hk.token) {
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[AHEAD]], %{{.*}} : index
+// CHECK-NEXT: %[[TSTEADY:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[FREE_A]] inbounds
+// CHECK-NEXT: scf.yield %[[TSTEADY]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[TCHOSEN:.*]] = scf.if %[[OK]] -> (!hk.token) {
 // CHECK-NEXT: %[[TIN:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD]]], %[[FREE_A]] inbounds
 // CHECK-NEXT: scf.yield %[[TIN]]
 // CHECK-NEXT: } else {
@@ -332,6 +347,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: scf.yield %[[TPATH]] : !hk.token
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield %[[TEDGE]]
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield %[[TCHOSEN]]
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[D:.*]] = hk.mma
 // CHECK-NEXT: hk.yield %[[D]], %[[TOK]]
@@ -486,13 +503,24 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // -----
 
 // A body that reads shared tiles after its first MFMAs (attention's V)
-// keeps the whole compute cluster in two versions, each with its own
-// prefetch: with the prefetch versioned alone, the gfx942 attention kernels
-// stalled on their loads.
+// keeps the whole compute cluster in versions, each with its own prefetch:
+// with the prefetch versioned alone, the gfx942 attention kernels stalled
+// on their loads. The steady state's version (tile min(k+1, last)) comes
+// first, then the per-iteration choice between the other two.
 // CHECK-LABEL: hk.kernel @reads_after_compute
 // CHECK: scf.for
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle
+// CHECK-NEXT: %{{.*}} = scf.if %{{.*}} -> (!hk.rt<16x16xf32>) {
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: hk.group_load async {{.*}} inbounds
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.load
+// CHECK-NEXT: hk.mma
+// CHECK-NEXT: hk.yield
+// CHECK: } else {
 // CHECK-NEXT: %{{.*}} = scf.if %[[OK]] -> (!hk.rt<16x16xf32>) {
 // CHECK-NEXT: hk.cluster compute {
 // CHECK-NEXT: hk.load

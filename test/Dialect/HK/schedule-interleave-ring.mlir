@@ -1,8 +1,9 @@
 // hk-schedule on an interleave main loop with `stages = 3`: each shared
 // tile gets two more buffers; the prologue loads tiles 0 and 1; iteration
 // k reads tile k and then prefetches tile k+2 into the buffers tile k-1
-// used (branch-free while tile k+2 lies inside its view: only the prefetch
-// is versioned, the MFMAs follow it).
+// used (tile min(k+2, last) when every tile lies inside its view, else
+// branch-free while tile k+2 does: only the prefetch is versioned, the
+// MFMAs follow it).
 // The buffers rotate with period three, so hk-interleave unrolls the loop
 // by three: each copy reads and fills fixed buffers, and the second and
 // third copies run when their iterations exist (nested uniform branches).
@@ -27,6 +28,7 @@
 // CHECK: hk.load %[[A0]][
 // CHECK-NEXT: hk.load %[[B0]][
 // CHECK-NEXT: scf.if
+// CHECK-NEXT: arith.minsi
 // CHECK-NEXT: hk.group_load async {{.*}}, %[[A2]] inbounds
 // CHECK-NEXT: hk.group_load async {{.*}}, %[[B2]] inbounds
 // CHECK: hk.wait [
@@ -38,6 +40,7 @@
 // CHECK: hk.load %[[A1]][
 // CHECK-NEXT: hk.load %[[B1]][
 // CHECK-NEXT: scf.if
+// CHECK-NEXT: arith.minsi
 // CHECK-NEXT: hk.group_load async {{.*}}, %[[A0]] inbounds
 // CHECK-NEXT: hk.group_load async {{.*}}, %[[B0]] inbounds
 // CHECK: hk.wait [
@@ -49,6 +52,7 @@
 // CHECK: hk.load %[[A2]][
 // CHECK-NEXT: hk.load %[[B2]][
 // CHECK-NEXT: scf.if
+// CHECK-NEXT: arith.minsi
 // CHECK-NEXT: hk.group_load async {{.*}}, %[[A1]] inbounds
 // CHECK-NEXT: hk.group_load async {{.*}}, %[[B1]] inbounds
 // CHECK: hk.wait [

@@ -4,7 +4,7 @@
 // (sched_group_barrier mask 0x8: MFMA, 0x100: LDS read, 0x20: vector-memory
 // read); the iteration ends by waiting for the prefetch and a barrier.
 // hk-double-buffer versions only the prefetch of a GEMM body (branch-free
-// or guarded); vector-memory groups need the loads in the MFMAs' basic
+// steady state, else branch-free or guarded); vector-memory groups need the loads in the MFMAs' basic
 // block, so with some (the first RUN) hk-interleave versions the whole
 // cluster again, and without (PAIRS) the prefetch stays versioned alone.
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=1 ds-reads-per-group=1 vmem-per-group=1" | FileCheck %s
@@ -26,17 +26,19 @@
 // CHECK-NEXT: %[[BOUND:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: arith.addi
 // CHECK-NEXT: scf.for %[[K:[^ ]*]] =
-// The next tiles exist and lie inside their views: the branch-free version,
-// with the prefetch inside the cluster that LLVM interleaves. One
-// comparison decides, no bounds arithmetic per iteration.
+// When every tile lies inside its view (a flag decided before the loop,
+// which hk-unswitch-loops later gives a loop of its own): the branch-free
+// version of tile min(k+1, last), with the prefetch inside the cluster that
+// LLVM interleaves; no comparison, no bounds arithmetic per iteration.
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]]
 // CHECK-NEXT: %[[OK:.*]] = arith.cmpi sle, %[[NEXT]], %[[BOUND]]
-// CHECK-NEXT: %[[D:.*]] = scf.if %[[OK]]
+// CHECK-NEXT: %[[D:.*]] = scf.if %[[STEADY:[^ ]*]]
 // CHECK-NEXT: hk.cluster compute {
 // CHECK-NEXT: hk.load %[[CA:[0-9]+]][
 // CHECK-NEXT: hk.load %[[CB:[0-9]+]][
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
-// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[NEXT]], %{{.*}} : index
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[NA:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[CLAMPED]]], %[[NB:[^ ]*]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
 // CHECK-NEXT: hk.mma
 // CHECK-NEXT: rocdl.sched.group.barrier 8, 1, 0
 // CHECK-NEXT: rocdl.sched.group.barrier 256, 1, 0
@@ -47,8 +49,22 @@
 // CHECK-NEXT: hk.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
-// Otherwise (the last iteration, an edge tile) the guarded prefetch with
+// Otherwise one comparison per iteration decides: while the next tiles
+// exist and lie inside their views the same branch-free version of tile
+// k+1, else (the last iteration, an edge tile) the guarded prefetch with
 // its edge path, after the reads.
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.if %[[OK]]
+// CHECK-NEXT: hk.cluster compute {
+// CHECK-NEXT: hk.load %[[CA]][
+// CHECK-NEXT: hk.load %[[CB]][
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NA]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[NB]] inbounds : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16> -> !hk.token
+// CHECK-NEXT: hk.mma
+// CHECK-COUNT-32: rocdl.sched.group.barrier 8, 1, 0
+// CHECK: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
 // CHECK-NEXT: } else {
 // CHECK-NEXT: hk.cluster compute {
 // CHECK-NEXT: hk.load
@@ -65,6 +81,8 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK-NEXT: hk.wait
 // CHECK-NEXT: hk.barrier
 // The buffers trade places every iteration, so the loop is unrolled by two:
@@ -73,8 +91,10 @@
 // CHECK-NEXT: %[[SECOND:.*]] = arith.addi %[[K]], %[[STEP:.*]] : index
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi slt, %[[SECOND]]
 // CHECK-NEXT: %[[D2:.*]] = scf.if %[[HAS]]
+// CHECK: scf.if %[[STEADY]]
 // CHECK: hk.load %[[NA]][
 // CHECK-NEXT: hk.load %[[NB]][
+// CHECK-NEXT: arith.minsi
 // CHECK-NEXT: hk.group_load async %{{.*}}, %[[CA]] inbounds
 // CHECK-NEXT: hk.group_load async %{{.*}}, %[[CB]] inbounds
 // CHECK-NEXT: hk.mma abt {{.*}}, %[[D]]
@@ -91,6 +111,11 @@
 // PAIRS: hk.cluster compute {
 // PAIRS-NEXT: hk.load
 // PAIRS-NEXT: hk.load
+// PAIRS-NEXT: scf.if %{{.*}} {
+// PAIRS-NEXT: arith.minsi
+// PAIRS-NEXT: hk.group_load async {{.*}} inbounds
+// PAIRS-NEXT: hk.group_load async {{.*}} inbounds
+// PAIRS-NEXT: } else {
 // PAIRS-NEXT: scf.if %{{.*}} {
 // PAIRS-NEXT: hk.group_load async {{.*}} inbounds
 // PAIRS-NEXT: hk.group_load async {{.*}} inbounds

@@ -5,9 +5,12 @@
 // untransposed there: mfma-layout-untranspose.mlir):
 // RUN: hk-opt %s --hk-target=chip=gfx942 --hk-mfma-layout --hk-buffer-loads --hk-lds-layout --convert-hk-to-amdgpu | FileCheck %s --check-prefix=LOWER
 
-// hk-schedule's prefetch keeps the transposition.
+// hk-schedule's prefetch keeps the transposition in all three versions
+// (steady state, branch-free, guarded).
 // SCHED-LABEL: hk.kernel @gemm_ab
 // SCHED: hk.in_bounds {{.*}} transpose : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+// SCHED: hk.group_load async {{.*}} inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
+// SCHED-NEXT: hk.group_load async {{.*}} transpose inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
 // SCHED: hk.group_load async {{.*}} inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
 // SCHED-NEXT: hk.group_load async {{.*}} transpose inbounds : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token
 // SCHED: hk.group_load async {{.*}} : !hk.gl<?x?xbf16>, !hk.st<64x64xbf16> -> !hk.token

@@ -16,26 +16,28 @@
 // cluster issues the prefetch from wave group 0 alone; the wait follows the
 // last compute cluster, outside it, so that it cannot be scheduled among
 // its MFMAs. For interleave, the reads and the computation form one
-// compute cluster in two versions: when the next tiles exist and lie
-// wholly inside their views, the prefetch is a branch-free `inbounds`
-// group load in the cluster, where LLVM can interleave it with the MFMAs;
-// otherwise the guarded prefetch with its edge path comes first.
+// compute cluster in versions: when the next tiles exist and lie wholly
+// inside their views, the prefetch is a branch-free `inbounds` group load
+// in the cluster, where LLVM can interleave it with the MFMAs; otherwise
+// the guarded prefetch with its edge path comes first.
 //
 // A schedule's `stages` = N > 2 makes the buffers a ring of N copies:
 // tiles 0 to N-2 are loaded before the loop, iteration k prefetches tile
 // k+N-1 into the copy tile k-1 used, and it ends waiting for tile k+1's
 // loads only (tokens the loop carries), leaving the later tiles in flight.
 //
-// For ping-pong, whether the loop's tiles all lie inside their views is
-// decided once, before the loop, when each load's indices grow with the
+// For both schedules, whether the loop's tiles all lie inside their views
+// is decided once, before the loop, when each load's indices grow with the
 // induction variable (so the first and the last iteration's tiles bound
-// all others): if those are inside, the prefetch is an `inbounds` group load of
-// tile min(k+1, last), with no bounds arithmetic and no edge path, chosen
-// by one uniform branch on that loop-invariant flag. The last iteration
-// loads the last tile once more into the spare buffer, which nothing reads
-// again. The body stays one here, for hk-ping-pong and hk-interleave to
-// schedule; after lowering, hk-unswitch-loops gives each value of the flag
-// its own copy of the loop.
+// all others): if those are inside, the prefetch is an `inbounds` group
+// load of tile min(k+1, last), with no bounds arithmetic and no edge path,
+// chosen by one uniform branch on that loop-invariant flag. The last
+// iteration loads the last tile once more into the spare buffer, which
+// nothing reads again. Otherwise ping-pong's prefetch is guarded, and
+// interleave's chooses per iteration, as above (a ragged last tile keeps
+// the branch-free prefetch up to the tile before it). The body stays one
+// here, for hk-ping-pong and hk-interleave to schedule; after lowering,
+// hk-unswitch-loops gives each value of the flag its own copy of the loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -624,12 +626,15 @@ private:
   /// check per load. Each index grows with the induction variable, so the
   /// tiles lie inside at every iteration up to one where they do, from the
   /// first on; the bound is the last iteration, or the one before (a
-  /// ragged last tile), or below the first. Left null when some load's
-  /// indices do not grow with the induction variable.
+  /// ragged last tile), or below the first. Sets `steady` and `lastIv` as
+  /// buildSteadyStateCondition does (the bound is then the last
+  /// iteration). Left null when some load's indices do not grow with the
+  /// induction variable.
   void buildPrefetchBound(OpBuilder &b) {
     Value last = buildLastInductionVar(b);
     if (!last)
       return;
+    lastIv = last;
     Value lb = loop.getLowerBound(), step = loop.getStep();
     Value beforeLast = arith::SubIOp::create(b, loc, last, step);
     Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
@@ -638,6 +643,7 @@ private:
     Value none = arith::SubIOp::create(b, loc, lb, step);
     Value allInside =
         arith::AndIOp::create(b, loc, first, andTilesInside(b, last, nonEmpty));
+    steady = allInside;
     Value hasBeforeLast = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::sle, lb, beforeLast);
     Value allButLastInside = arith::AndIOp::create(
@@ -795,9 +801,9 @@ private:
       // attention kernels, which stage V through registers, were predicted
       // 22-32% slower (their staged writes no longer deferred), the gfx950
       // ones within 2.5% either way: not worth a different schedule.
-      std::array<ClusterOp, 2> versions =
+      SmallVector<ClusterOp> versions =
           versionWholeCluster(cluster, findVersionedPrefetch(cluster));
-      results = versions[0]->getParentOp()->getResults();
+      results = versions.front()->getParentOp()->getResults();
       for (auto [value, result] : llvm::zip(escaping, results))
         map.map(value, result);
     }
@@ -812,14 +818,50 @@ private:
     BarrierOp::create(b, loc, IntegerAttr());
   }
 
-  /// The interleave body's prefetch in both versions, chosen by `interior`.
-  /// Returns the tokens (of `tokenTypes`: with three stages) of the one
-  /// that ran.
+  /// The interleave body's prefetch: where every iteration's tiles lie
+  /// inside their views (`steady`, decided before the loop), tile
+  /// min(next, last), branch-free, as ping-pong's; otherwise, or where that
+  /// is not decided once, both versions chosen per iteration by
+  /// `interior`. The steady flag's branch is the outer one, so that
+  /// hk-unswitch-loops gives the steady state a loop of its own, without
+  /// the per-iteration comparison; a ragged last tile or a block across
+  /// its view's edge keeps the per-iteration choice, which prefetches
+  /// branch-free up to the last tile inside. Returns the tokens (of
+  /// `tokenTypes`: with three stages) of the version that ran.
   SmallVector<Value> emitVersionedPrefetch(OpBuilder &b, Value interior,
                                            Value next,
                                            ArrayRef<SmallVector<Value>> indices,
                                            ArrayRef<Value> dests,
                                            TypeRange tokenTypes) {
+    if (!steady)
+      return emitChosenPrefetch(b, interior, next, indices, dests, tokenTypes);
+    auto choice =
+        scf::IfOp::create(b, loc, tokenTypes, steady, /*withElseRegion=*/true);
+    // Without results the branches already end in their yields.
+    OpBuilder tb = OpBuilder::atBlockBegin(choice.thenBlock());
+    Value clamped = arith::MinSIOp::create(tb, loc, next, lastIv);
+    SmallVector<SmallVector<Value>> clampedIndices =
+        llvm::map_to_vector(plain.loads, [&](GroupLoadOp load) {
+          return cloneIndices(tb, load, clamped);
+        });
+    SmallVector<Value> tokens = emitInterleavePrefetch(
+        tb, /*inbounds=*/true, clamped, clampedIndices, dests);
+    OpBuilder eb = OpBuilder::atBlockBegin(choice.elseBlock());
+    SmallVector<Value> chosen =
+        emitChosenPrefetch(eb, interior, next, indices, dests, tokenTypes);
+    if (!tokenTypes.empty()) {
+      scf::YieldOp::create(tb, loc, tokens);
+      scf::YieldOp::create(eb, loc, chosen);
+    }
+    return SmallVector<Value>(choice.getResults());
+  }
+
+  /// The interleave prefetch in both versions, chosen by `interior`.
+  SmallVector<Value> emitChosenPrefetch(OpBuilder &b, Value interior,
+                                        Value next,
+                                        ArrayRef<SmallVector<Value>> indices,
+                                        ArrayRef<Value> dests,
+                                        TypeRange tokenTypes) {
     auto version = scf::IfOp::create(b, loc, tokenTypes, interior,
                                      /*withElseRegion=*/true);
     for (bool inbounds : {true, false}) {
@@ -1006,9 +1048,9 @@ private:
   // nextTokens those of the prefetch (issued in the body).
   SmallVector<SmallVector<Value>> ring, inFlight;
   SmallVector<Value> nextTokens;
-  // Ping-pong: every iteration's tiles lie inside their views (a flag
-  // computed before the loop), and the last iteration's induction
-  // variable; null where that is not decided once.
+  // Every iteration's tiles lie inside their views (a flag computed before
+  // the loop), and the last iteration's induction variable; null where that
+  // is not decided once.
   Value steady, lastIv;
   // Interleave: the last induction variable whose tiles lie inside their
   // views (below the first when none do); null where that is not decided

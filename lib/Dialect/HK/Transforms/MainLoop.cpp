@@ -66,25 +66,27 @@ scf::IfOp hk::findVersionedPrefetch(ClusterOp cluster) {
   for (Operation &op : cluster.getBody().front())
     if (auto branch = dyn_cast<scf::IfOp>(op);
         branch && branch.elseBlock() &&
+        !cluster.getBody().isAncestor(
+            branch.getCondition().getParentRegion()) &&
         branch->walk([](GroupLoadOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       return branch;
   return {};
 }
 
-std::array<ClusterOp, 2> hk::versionWholeCluster(ClusterOp cluster,
-                                                 scf::IfOp prefetch) {
+SmallVector<ClusterOp> hk::versionWholeCluster(ClusterOp cluster,
+                                               scf::IfOp prefetch) {
   OpBuilder b(cluster);
   Location loc = cluster.getLoc();
   auto version =
       scf::IfOp::create(b, loc, cluster.getResultTypes(),
                         prefetch.getCondition(), /*withElseRegion=*/true);
-  std::array<ClusterOp, 2> clones;
+  SmallVector<ClusterOp> leaves;
   for (unsigned i = 0; i < 2; ++i) {
     OpBuilder vb = OpBuilder::atBlockEnd(i == 0 ? version.thenBlock()
                                                 : version.elseBlock());
     IRMapping map;
-    clones[i] = cast<ClusterOp>(vb.clone(*cluster, map));
+    auto clone = cast<ClusterOp>(vb.clone(*cluster, map));
     auto branch = cast<scf::IfOp>(map.lookup(prefetch.getOperation()));
     Block *taken = i == 0 ? branch.thenBlock() : branch.elseBlock();
     Operation *yield = taken->getTerminator();
@@ -93,11 +95,15 @@ std::array<ClusterOp, 2> hk::versionWholeCluster(ClusterOp cluster,
     branch->getBlock()->getOperations().splice(branch->getIterator(),
                                                taken->getOperations());
     branch.erase();
-    scf::YieldOp::create(vb, loc, clones[i].getResults());
+    scf::YieldOp::create(vb, loc, clone.getResults());
+    if (scf::IfOp inner = findVersionedPrefetch(clone))
+      leaves.append(versionWholeCluster(clone, inner));
+    else
+      leaves.push_back(clone);
   }
   cluster.replaceAllUsesWith(version.getResults());
   cluster.erase();
-  return clones;
+  return leaves;
 }
 
 int64_t hk::countMfmas(MmaOp mma) {

@@ -15,6 +15,7 @@
 #include "hk/Dialect/HK/IR/HKOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <array>
 
@@ -39,17 +40,22 @@ bool hasInstructionGroups(KernelOp kernel);
 bool hasClusters(mlir::scf::ForOp loop);
 
 /// The scf.if among `cluster`'s own ops whose branches issue group loads
-/// (hk-double-buffer's prefetch, versioned alone in a GEMM body), if any.
+/// and whose condition comes from outside the cluster (hk-double-buffer's
+/// prefetch, versioned alone in a GEMM body), if any.
 mlir::scf::IfOp findVersionedPrefetch(ClusterOp cluster);
 
 /// Replaces `cluster` by an scf.if on `prefetch`'s condition around two
 /// clones of the cluster, each with one of `prefetch`'s branches in place
-/// of it; returns the clones (the branch-free version first). For what
-/// needs the loads in the basic block of the ops after them: instruction
-/// groups that interleave them with the MFMAs, and register-staged copies,
-/// whose LDS writes the lowering defers to the end of that block.
-std::array<ClusterOp, 2> versionWholeCluster(ClusterOp cluster,
-                                             mlir::scf::IfOp prefetch);
+/// of it, and versions each clone again while it holds a versioned
+/// prefetch of its own (an interleave prefetch's steady-state version
+/// holds the per-iteration choice in its else branch); returns the
+/// clusters that hold no choice left, the branch-free version first. For
+/// what needs the loads in the basic block of the ops after them:
+/// instruction groups that interleave them with the MFMAs, and
+/// register-staged copies, whose LDS writes the lowering defers to the end
+/// of that block.
+llvm::SmallVector<ClusterOp> versionWholeCluster(ClusterOp cluster,
+                                                 mlir::scf::IfOp prefetch);
 
 /// MFMA instructions an hk.mma with its instruction issues.
 int64_t countMfmas(MmaOp mma);
