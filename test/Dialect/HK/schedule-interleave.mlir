@@ -15,6 +15,22 @@
 // RUN: hk-opt %s --hk-pipeline="chip=gfx950 mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s --check-prefix=LOWERED
 // LOWERED-COUNT-16: rocdl.sched.group.barrier 8, 2, 0
 // LOWERED-NOT: rocdl.sched.group.barrier 32,
+// Sizes the cost function chooses (gfx950: 1 MFMA, no LDS or memory group)
+// leave the reads and the prefetch unclaimed: leading groups place each of
+// the 16 reads ahead of the prefetch (8 of A's fragments, 8 of B's) with
+// its share of the prefetch's 8 loads (two 128x64 bf16 tiles, 16 bytes a
+// lane, 4 waves), so that once hk-unswitch-loops folds the steady state's
+// branch into the MFMAs' block, LLVM does not move the reads down to their
+// MFMAs.
+// RUN: hk-opt %s --hk-target=chip=gfx950 --hk-mfma-layout --hk-schedule | FileCheck %s --check-prefix=LEAD
+// LEAD-LABEL: hk.kernel @gemm
+// LEAD: hk.mma
+// LEAD-COUNT-8: rocdl.sched.group.barrier 256, 1, 0{{[[:space:]]*}}rocdl.sched.group.barrier 32, 1, 0
+// LEAD-COUNT-8: rocdl.sched.group.barrier 256, 1, 0
+// LEAD-NEXT: rocdl.sched.group.barrier 8, 1, 0
+// LEAD-NOT: rocdl.sched.group.barrier 256
+// LEAD-NOT: rocdl.sched.group.barrier 32
+// LEAD: hk.yield
 
 // A 64x64 accumulator with 16x16x32 MFMAs over K = 64: 16 x 2 = 32 MFMAs,
 // so 32 rounds of three groups.

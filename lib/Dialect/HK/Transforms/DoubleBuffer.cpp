@@ -35,7 +35,9 @@
 // iteration loads the last tile once more into the spare buffer, which
 // nothing reads again. Otherwise ping-pong's prefetch is guarded, and
 // interleave's chooses per iteration, as above (a ragged last tile keeps
-// the branch-free prefetch up to the tile before it). The body stays one
+// the branch-free prefetch up to the tile before it); so does an
+// interleave body whose reads follow its prefetch (attention's), whose
+// whole cluster is versioned. The body stays one
 // here, for hk-ping-pong and hk-interleave to schedule; after lowering,
 // hk-unswitch-loops gives each value of the flag its own copy of the loop.
 //
@@ -785,17 +787,26 @@ private:
     SmallVector<Type> tokenTypes;
     if (stages > 2)
       tokenTypes.assign(plain.loads.size(), TokenType::get(b.getContext()));
+    bool wholeCluster = llvm::count_if(plain.runs, [](const Run &run) {
+                          return run.role == Role::Read;
+                        }) > 1;
     ClusterOp cluster = buildCluster(
         b, loc, ClusterKind::Compute, ops, terminator, map, tokenTypes,
         [&](OpBuilder &cb) {
+          // A whole cluster in a steady-state version of its own was
+          // predicted slower once unswitched (the gfx950 d128 attention at
+          // N = 2048, MHA, MI355X: 1255.2 to 1227.6 TFLOP/s; the d64 one
+          // and the gfx942 ones within 0.3%): it keeps the per-iteration
+          // choice alone.
+          if (wholeCluster)
+            return emitChosenPrefetch(cb, interior, next, nextIndices, dests,
+                                      tokenTypes);
           return emitVersionedPrefetch(cb, interior, next, nextIndices, dests,
                                        tokenTypes);
         },
         ahead);
     ValueRange results = cluster.getResults();
-    if (llvm::count_if(plain.runs, [](const Run &run) {
-          return run.role == Role::Read;
-        }) > 1) {
+    if (wholeCluster) {
       // Reads follow the prefetch (attention's V): the whole cluster comes
       // in two versions. With only the prefetch versioned, the gfx942
       // attention kernels, which stage V through registers, were predicted

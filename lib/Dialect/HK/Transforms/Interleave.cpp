@@ -114,22 +114,26 @@ InterleaveCosts costsFor(const ChipInfo &chip, unsigned waves) {
           device.vmemAddressCycles, device.hbmLatency,   waves};
 }
 
-/// sched_group_barriers at the end of `cluster`: MFMAs in groups of
-/// `sizes.mfma`, each followed by a group of LDS reads and one of
-/// vector-memory reads, as many times as the cluster has MFMAs.
-void addInstructionGroups(ClusterOp cluster, GroupSizes sizes) {
+/// sched_group_barriers at the end of `cluster`: first the `leading`
+/// groups (mask, size), then MFMAs in groups of `sizes.mfma`, each followed
+/// by a group of LDS reads and one of vector-memory reads, as many times as
+/// the cluster has MFMAs.
+void addInstructionGroups(ClusterOp cluster, GroupSizes sizes,
+                          ArrayRef<std::pair<int32_t, int64_t>> leading = {}) {
   int64_t mfmas = 0;
   cluster->walk([&](MmaOp mma) { mfmas += countMfmas(mma); });
   if (mfmas == 0)
     return;
   OpBuilder b(cluster.getBody().front().getTerminator());
   Location loc = cluster.getLoc();
-  auto group = [&](int32_t mask, int32_t size) {
+  auto group = [&](int32_t mask, int64_t size) {
     if (size > 0)
       ROCDL::SchedGroupBarrier::create(b, loc, b.getI32IntegerAttr(mask),
-                                       b.getI32IntegerAttr(size),
+                                       b.getI32IntegerAttr(int32_t(size)),
                                        b.getI32IntegerAttr(0));
   };
+  for (auto [mask, size] : leading)
+    group(mask, size);
   int64_t rounds = (mfmas + sizes.mfma - 1) / sizes.mfma;
   for (int64_t i = 0; i < rounds; ++i) {
     group(kMaskMfma, sizes.mfma);
@@ -138,17 +142,62 @@ void addInstructionGroups(ClusterOp cluster, GroupSizes sizes) {
   }
 }
 
+/// LDS reads of the shared-tile reads in `cluster`'s body before `op`.
+int64_t ldsReadsBefore(ClusterOp cluster, Operation *op, int64_t lanes) {
+  int64_t reads = 0;
+  for (Operation &before : cluster.getBody().front()) {
+    if (&before == op)
+      break;
+    if (auto load = dyn_cast<LoadOp>(before))
+      if (auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
+          tile && isa<SharedTileType>(load.getSource().getType()))
+        reads += countLdsReads(tile, lanes);
+  }
+  return reads;
+}
+
 /// Vector-memory groups interleave only loads in the MFMAs' basic block: a
 /// cluster given some whose prefetch is versioned alone is versioned whole
-/// instead, and the groups go into each version.
-void addInstructionGroupsAround(ClusterOp cluster, GroupSizes sizes) {
-  scf::IfOp prefetch = sizes.vmem ? findVersionedPrefetch(cluster) : nullptr;
+/// instead, and the groups go into each version. Without them the
+/// prefetch's versions sit in blocks of their own, after the reads ahead
+/// of them, until hk-unswitch-loops folds the steady state's branch and
+/// all share the MFMAs' block. There LLVM's scheduler, left alone, moved
+/// the reads down to their MFMAs (the gfx942 fp8 GEMM's loop waited on
+/// every second one: 1146.8 TFLOP/s predicted on MI325X at 8192^3, against
+/// 1275.3 before unswitching), so leading groups place them first: each
+/// read ahead of the prefetch (when the groups do not claim them), then
+/// its share of the prefetch's loads, which go out among the reads as
+/// LLVM placed them on gfx950 (MI325X 1291.1, MI355X 3008.2; with all
+/// reads before all loads 1288.3 and 2885.1; left alone 1146.8 and
+/// 3011.9). `work` is the cluster's, when known.
+void addInstructionGroupsAround(ClusterOp cluster, GroupSizes sizes,
+                                const ClusterWork *work, int64_t lanes) {
+  scf::IfOp prefetch = findVersionedPrefetch(cluster);
   if (!prefetch) {
     addInstructionGroups(cluster, sizes);
     return;
   }
-  for (ClusterOp version : versionWholeCluster(cluster, prefetch))
-    addInstructionGroups(version, sizes);
+  if (sizes.vmem) {
+    for (ClusterOp version : versionWholeCluster(cluster, prefetch))
+      addInstructionGroups(version, sizes);
+    return;
+  }
+  SmallVector<std::pair<int32_t, int64_t>> leading;
+  if (work) {
+    int64_t reads =
+        sizes.dsReads == 0 ? ldsReadsBefore(cluster, prefetch, lanes) : 0;
+    int64_t loads = work->vmemReads;
+    if (reads == 0)
+      leading.emplace_back(kMaskVmemRead, loads);
+    int64_t share = reads ? llvm::divideCeil(loads, reads) : 0;
+    for (int64_t i = 0; i < reads; ++i) {
+      int64_t taken = std::min(share, loads);
+      leading.emplace_back(kMaskDsRead, 1);
+      leading.emplace_back(kMaskVmemRead, taken);
+      loads -= taken;
+    }
+  }
+  addInstructionGroups(cluster, sizes, leading);
 }
 
 /// Issue priorities for a compute cluster whose MFMAs alternate with a
@@ -271,8 +320,8 @@ private:
                                   "priority 1, the softmax at 0";
       }
       if (!choose && !remarks) {
-        addInstructionGroupsAround(cluster,
-                                   {*pinned[0], *pinned[1], *pinned[2]});
+        addInstructionGroupsAround(
+            cluster, {*pinned[0], *pinned[1], *pinned[2]}, nullptr, 0);
         continue;
       }
       ClusterWork work = countWork(cluster, *chip, waves);
@@ -292,7 +341,7 @@ private:
             << work.mfmaCycles << " cycles, " << work.dsReads
             << " LDS reads and " << work.vmemReads << " vector-memory reads";
       }
-      addInstructionGroupsAround(cluster, best.sizes);
+      addInstructionGroupsAround(cluster, best.sizes, &work, chip->waveSize);
     }
     // The loop is entered at priority 1, the code after it goes back to 0.
     if (prioritised) {

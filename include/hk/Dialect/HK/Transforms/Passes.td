@@ -117,19 +117,21 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     alternating memory clusters (runs of shared-tile reads; the first also
     issues the prefetch, from wave group 0 only) and compute clusters (runs
     of register computation), the wait after the last compute cluster.
-    For ping-pong, a flag computed once before the loop says whether every
-    iteration's tiles lie inside their views (each load's indices must grow
+    For both schedules, a flag computed once before the loop says whether
+    every iteration's tiles lie inside their views (each load's indices must grow
     with the induction variable: sums, differences with a loop-invariant
     subtrahend, products with a non-negative constant; then the first and
     the last iteration's tiles bound all others); where it holds, the
     prefetch is an `inbounds` group load of tile min(k+1, last), without
     bounds arithmetic or edge path, behind one uniform branch on the flag.
-    `#hk.interleave`: one compute cluster; when the next tiles exist and
-    lie wholly inside their views (`hk.in_bounds`) the prefetch is a
-    branch-free `inbounds` group load, otherwise the guarded prefetch with
-    its edge path, both after the body's first reads. When every read of
-    the body goes before the prefetch (a GEMM), only the prefetch is in
-    two versions (an `scf.if` in the cluster), so that the accumulators do
+    `#hk.interleave`: one compute cluster; where the flag holds and every
+    read of the body goes before the prefetch (a GEMM), the prefetch of
+    tile min(k+1, last) as above; otherwise, per iteration,
+    when the next tiles exist and lie wholly inside their views
+    (`hk.in_bounds`) a branch-free `inbounds` group load, else the guarded
+    prefetch with its edge path, all after the body's first reads. When every read of
+    the body goes before the prefetch (a GEMM), only the prefetch is
+    versioned (`scf.if`s in the cluster), so that the accumulators do
     not merge at the end of a branch (LLVM copied them back every
     iteration); otherwise (attention's V reads) the whole cluster is.
     hk-interleave, given vector-memory groups, and hk-buffer-loads, for a
@@ -258,7 +260,14 @@ def HKInterleave : Pass<"hk-interleave", "mlir::ModuleOp"> {
     the cluster's MFMAs, LDS reads and prefetch reads on one wave, with the
     timing model's figures for the chip (MFMA cycles, issue cadence, LDS
     cycles and latency, L2 latency); it needs the target chip (`hk-target`).
-    `remarks=true` reports each choice, its cost and that of 1/1/1.
+    `remarks=true` reports each choice, its cost and that of 1/1/1. Where
+    the cluster's prefetch is versioned alone (a GEMM body) and the sizes,
+    chosen by the cost function, claim neither its reads nor its loads,
+    leading groups place each LDS read ahead of the prefetch, with its
+    share of the prefetch's loads, before the MFMA groups: once
+    `hk-unswitch-loops` folds the steady state's branch, all of them share
+    the MFMAs' basic block, and LLVM would otherwise move the reads down to
+    their MFMAs.
 
     A compute cluster that holds both MFMAs and an `hk.softmax` also gets
     issue priorities (`hk.priority`): 1 from its start, 0 from the first
