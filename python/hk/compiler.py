@@ -71,8 +71,10 @@ class Kernel:
     ``resources`` holds what the code object reports: ``vgprs``
     (architectural VGPRs) and ``agprs`` (accumulation VGPRs), which
     together take ``unified_vgprs`` of the register file, ``sgprs``,
-    ``lds_bytes``, ``scratch_bytes``, ``vgpr_spills``, ``sgpr_spills``, and
-    ``waves_per_simd`` (the occupancy those allow). ``grid_rule`` says
+    ``lds_bytes``, ``scratch_bytes``, ``vgpr_spills``, ``sgpr_spills``,
+    ``spills`` (whether any of those three is non-zero: the predicate
+    hk-run and the unswitching fallback use), and ``waves_per_simd`` (the
+    occupancy those allow). ``grid_rule`` says
     which grid covers the kernel's outputs, per grid dimension a tuple of
     (parameter index, dimension, elements per block) whose block counts
     the grid takes the largest of (empty: one block), or None when the
@@ -193,8 +195,7 @@ def _check_spills(module, spills):
     spilling = []
     for kernel in module.kernels.values():
         r = kernel.resources
-        if r.get("vgpr_spills") or r.get("sgpr_spills") or \
-                r.get("scratch_bytes"):
+        if r.get("spills"):
             spilling.append(
                 f"kernel '{kernel.name}' spills {r['vgpr_spills']} VGPRs and "
                 f"{r['sgpr_spills']} SGPRs ({r['scratch_bytes']} bytes of "

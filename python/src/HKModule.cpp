@@ -128,6 +128,7 @@ py::dict describeResources(const ChipInfo &chip, const KernelSignature &kernel,
   d["scratch_bytes"] = info->privateSegmentFixedSize;
   d["vgpr_spills"] = info->vgprSpillCount;
   d["sgpr_spills"] = info->sgprSpillCount;
+  d["spills"] = info->spills();
   return d;
 }
 

@@ -30,6 +30,7 @@ def test_module_holds_code_object_and_signatures(example, chip):
                            "!hk.gl<?x?xbf16>, !hk.gl<?x?xbf16>)")
     assert kernel.resources["lds_bytes"] > 0
     assert kernel.resources["vgpr_spills"] == 0
+    assert kernel.resources["spills"] is False
     assert mod.compile_seconds > 0
 
 
@@ -190,6 +191,7 @@ def test_spills_warn_by_default_or_fail():
                       match=r"kernel 'spill' spills \d+ VGPRs and 0 SGPRs"):
         mod = hk.compile(SPILLING, "gfx950")
     assert mod.kernels["spill"].resources["vgpr_spills"] > 0
+    assert mod.kernels["spill"].resources["spills"] is True
     with pytest.raises(hk.CompileError, match="kernel 'spill' spills"):
         hk.compile(SPILLING, "gfx950", spills="error")
     with pytest.raises(ValueError, match="spills must be"):
