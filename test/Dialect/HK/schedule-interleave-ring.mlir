@@ -9,6 +9,29 @@
 // third copies run when their iterations exist (nested uniform branches).
 // RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" | FileCheck %s
 // RUN: hk-opt %s --hk-pipeline=chip=gfx950 | FileCheck %s --check-prefix=LOWERED
+// With vector-memory groups every version of the prefetch becomes a whole
+// cluster: the steady state's, the branch-free one, and the guarded one,
+// whose own branch past the end (on a condition it computes itself) stays
+// inside it.
+// RUN: hk-opt %s --hk-mfma-layout --hk-schedule="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=1" | FileCheck %s --check-prefix=WHOLE
+// WHOLE: scf.for
+// WHOLE: %[[OK:.*]] = arith.cmpi sle
+// WHOLE-NEXT: scf.if %{{.*}} -> (
+// WHOLE-NEXT: hk.cluster compute {
+// WHOLE-NEXT: hk.load
+// WHOLE-NEXT: hk.load
+// WHOLE-NEXT: arith.minsi
+// WHOLE: } else {
+// WHOLE-NEXT: scf.if %[[OK]] -> (
+// WHOLE-NEXT: hk.cluster compute {
+// WHOLE: } else {
+// WHOLE-NEXT: hk.cluster compute {
+// WHOLE-NEXT: hk.load
+// WHOLE-NEXT: hk.load
+// WHOLE-NEXT: arith.cmpi sge
+// WHOLE-NEXT: arith.cmpi sge
+// WHOLE-NEXT: %[[AGAIN:.*]] = arith.andi
+// WHOLE-NEXT: scf.if %[[AGAIN]] -> (!hk.token, !hk.token) {
 // CHECK-LABEL: hk.kernel @gemm
 // CHECK: %[[A0:.*]] = hk.alloc : !hk.st<128x64xbf16>
 // CHECK-NEXT: %[[A2:.*]] = hk.alloc : !hk.st<128x64xbf16>
