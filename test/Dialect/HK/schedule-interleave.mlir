@@ -23,6 +23,12 @@
 // branch into the MFMAs' block, LLVM does not move the reads down to their
 // MFMAs.
 // RUN: hk-opt %s --hk-target=chip=gfx950 --hk-mfma-layout --hk-schedule | FileCheck %s --check-prefix=LEAD
+// Sizes all given get no leading groups, with remarks or without: remarks
+// do not change the code.
+// RUN: hk-opt %s --hk-target=chip=gfx950 --hk-mfma-layout --hk-double-buffer --hk-interleave="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0 remarks=true" 2>/dev/null > %t.remarks
+// RUN: hk-opt %s --hk-target=chip=gfx950 --hk-mfma-layout --hk-double-buffer --hk-interleave="mfma-per-group=2 ds-reads-per-group=1 vmem-per-group=0" > %t.plain
+// RUN: diff %t.remarks %t.plain
+// RUN: FileCheck %s --check-prefix=PAIRS < %t.plain
 // LEAD-LABEL: hk.kernel @gemm
 // LEAD: hk.mma
 // LEAD-COUNT-8: rocdl.sched.group.barrier 256, 1, 0{{[[:space:]]*}}rocdl.sched.group.barrier 32, 1, 0

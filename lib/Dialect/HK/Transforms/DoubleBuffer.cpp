@@ -37,9 +37,9 @@
 // interleave's chooses per iteration, as above (a ragged last tile keeps
 // the branch-free prefetch up to the tile before it); so does an
 // interleave body whose reads follow its prefetch (attention's), whose
-// whole cluster is versioned. The body stays one
-// here, for hk-ping-pong and hk-interleave to schedule; after lowering,
-// hk-unswitch-loops gives each value of the flag its own copy of the loop.
+// whole cluster is versioned. The body stays one here, for hk-ping-pong
+// and hk-interleave to schedule; after lowering, hk-unswitch-loops gives
+// each value of the flag its own copy of the loop.
 //
 //===----------------------------------------------------------------------===//
 

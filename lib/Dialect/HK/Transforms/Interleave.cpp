@@ -169,7 +169,8 @@ int64_t ldsReadsBefore(ClusterOp cluster, Operation *op, int64_t lanes) {
 /// its share of the prefetch's loads, which go out among the reads as
 /// LLVM placed them on gfx950 (MI325X 1291.1, MI355X 3008.2; with all
 /// reads before all loads 1288.3 and 2885.1; left alone 1146.8 and
-/// 3011.9). `work` is the cluster's, when known.
+/// 3011.9). `work` is the cluster's, given where the cost function chose
+/// the sizes.
 void addInstructionGroupsAround(ClusterOp cluster, GroupSizes sizes,
                                 const ClusterWork *work, int64_t lanes) {
   scf::IfOp prefetch = findVersionedPrefetch(cluster);
@@ -341,7 +342,10 @@ private:
             << work.mfmaCycles << " cycles, " << work.dsReads
             << " LDS reads and " << work.vmemReads << " vector-memory reads";
       }
-      addInstructionGroupsAround(cluster, best.sizes, &work, chip->waveSize);
+      // Leading groups only where the cost function chose (as remarks must
+      // not change the code, sizes all given get none either way).
+      addInstructionGroupsAround(cluster, best.sizes, choose ? &work : nullptr,
+                                 chip->waveSize);
     }
     // The loop is entered at priority 1, the code after it goes back to 0.
     if (prioritised) {
