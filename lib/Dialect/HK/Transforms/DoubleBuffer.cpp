@@ -846,23 +846,41 @@ private:
                                            TypeRange tokenTypes) {
     if (!steady)
       return emitChosenPrefetch(b, interior, next, indices, dests, tokenTypes);
+    return emitSteadyChoice(
+        b, tokenTypes, std::nullopt, [&](OpBuilder &) { return next; },
+        [&](OpBuilder &eb) {
+          return emitChosenPrefetch(eb, interior, next, indices, dests,
+                                    tokenTypes);
+        });
+  }
+
+  /// One uniform branch on the loop-invariant `steady` flag: where it
+  /// holds, tile min(next, last) into the free buffers, `inbounds`, issued
+  /// by `waves` (every wave when none), with `next` built at the start of
+  /// that branch; otherwise what `otherwise` builds in the else branch.
+  /// Returns the tokens (of `tokenTypes`: with more than two stages) of the
+  /// branch that ran.
+  SmallVector<Value>
+  emitSteadyChoice(OpBuilder &b, TypeRange tokenTypes,
+                   std::optional<uint32_t> waves,
+                   function_ref<Value(OpBuilder &)> next,
+                   function_ref<SmallVector<Value>(OpBuilder &)> otherwise) {
     auto choice =
         scf::IfOp::create(b, loc, tokenTypes, steady, /*withElseRegion=*/true);
     // Without results the branches already end in their yields.
     OpBuilder tb = OpBuilder::atBlockBegin(choice.thenBlock());
-    Value clamped = arith::MinSIOp::create(tb, loc, next, lastIv);
-    SmallVector<SmallVector<Value>> clampedIndices =
-        llvm::map_to_vector(plain.loads, [&](GroupLoadOp load) {
-          return cloneIndices(tb, load, clamped);
-        });
-    SmallVector<Value> tokens = emitInterleavePrefetch(
-        tb, /*inbounds=*/true, clamped, clampedIndices, dests);
+    Value clamped = arith::MinSIOp::create(tb, loc, next(tb), lastIv);
+    SmallVector<Value> tokens;
+    for (auto [load, dest] : llvm::zip(plain.loads, ring.back()))
+      tokens.push_back(createLoad(tb, load, cloneIndices(tb, load, clamped),
+                                  dest, /*async=*/true, waves,
+                                  /*inbounds=*/true)
+                           .getToken());
     OpBuilder eb = OpBuilder::atBlockBegin(choice.elseBlock());
-    SmallVector<Value> chosen =
-        emitChosenPrefetch(eb, interior, next, indices, dests, tokenTypes);
+    SmallVector<Value> other = otherwise(eb);
     if (!tokenTypes.empty()) {
       scf::YieldOp::create(tb, loc, tokens);
-      scf::YieldOp::create(eb, loc, chosen);
+      scf::YieldOp::create(eb, loc, other);
     }
     return SmallVector<Value>(choice.getResults());
   }
@@ -960,22 +978,9 @@ private:
                                           TypeRange tokenTypes) {
     if (!steady)
       return emitGuardedPrefetch(b, waves);
-    auto choice =
-        scf::IfOp::create(b, loc, tokenTypes, steady, /*withElseRegion=*/true);
-    OpBuilder tb = OpBuilder::atBlockBegin(choice.thenBlock());
-    Value next = arith::MinSIOp::create(tb, loc, prefetchedIv(tb), lastIv);
-    SmallVector<Value> tokens;
-    for (auto [load, dest] : llvm::zip(plain.loads, ring.back()))
-      tokens.push_back(createLoad(tb, load, cloneIndices(tb, load, next), dest,
-                                  /*async=*/true, waves, /*inbounds=*/true)
-                           .getToken());
-    OpBuilder eb = OpBuilder::atBlockBegin(choice.elseBlock());
-    SmallVector<Value> guarded = emitGuardedPrefetch(eb, waves);
-    if (!tokenTypes.empty()) {
-      scf::YieldOp::create(tb, loc, tokens);
-      scf::YieldOp::create(eb, loc, guarded);
-    }
-    return SmallVector<Value>(choice.getResults());
+    return emitSteadyChoice(
+        b, tokenTypes, waves, [&](OpBuilder &tb) { return prefetchedIv(tb); },
+        [&](OpBuilder &eb) { return emitGuardedPrefetch(eb, waves); });
   }
 
   /// The induction variable of the tile iteration k prefetches, k +
