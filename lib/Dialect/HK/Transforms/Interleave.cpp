@@ -51,6 +51,15 @@ bool inElseBranch(Operation *op, ClusterOp cluster) {
   return false;
 }
 
+/// LDS reads a wave of `lanes` issues for `load`: a register tile read
+/// from a shared tile; 0 for any other hk.load.
+int64_t sharedTileReads(LoadOp load, int64_t lanes) {
+  auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
+  if (!tile || !isa<SharedTileType>(load.getSource().getType()))
+    return 0;
+  return countLdsReads(tile, lanes);
+}
+
 /// What a wave's compute cluster issues, as the cost function counts it:
 /// its MFMAs, an LDS read per 16 bytes a lane loads from shared tiles, a
 /// vector-memory read per load of the chip's widest direct-to-LDS width
@@ -84,12 +93,9 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
           work.mfmaCycles =
               timing::DeviceModel::defaultFor(chip).mfmaCycles(*instr);
     } else if (auto load = dyn_cast<LoadOp>(op)) {
-      auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
-      if (tile && isa<SharedTileType>(load.getSource().getType())) {
-        int64_t reads = countLdsReads(tile, lanes);
-        readsOf[load.getResult()] = reads;
-        work.dsReads += reads;
-      }
+      int64_t reads = sharedTileReads(load, lanes);
+      readsOf[load.getResult()] = reads;
+      work.dsReads += reads;
     } else if (auto load = dyn_cast<GroupLoadOp>(op)) {
       // A prefetch in two versions (hk-double-buffer's, branch-free and
       // guarded) issues one of them: count the first.
@@ -149,9 +155,7 @@ int64_t ldsReadsBefore(ClusterOp cluster, Operation *op, int64_t lanes) {
     if (&before == op)
       break;
     if (auto load = dyn_cast<LoadOp>(before))
-      if (auto tile = dyn_cast<RegisterTileType>(load.getResult().getType());
-          tile && isa<SharedTileType>(load.getSource().getType()))
-        reads += countLdsReads(tile, lanes);
+      reads += sharedTileReads(load, lanes);
   }
   return reads;
 }
