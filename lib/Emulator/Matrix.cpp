@@ -4,6 +4,7 @@
 
 #include "Interp.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -179,6 +180,18 @@ static const MfmaPlan &planFor(const MfmaInstr &instr,
   return plans.emplace(key, std::move(plan)).first->second;
 }
 
+/// The values of every `bits`-bit encoding of one narrow element kind.
+static const std::array<double, 256> &
+decodeTable(MfmaElement kind, Fp8Format fp8, unsigned format, unsigned bits) {
+  using Key = std::tuple<MfmaElement, Fp8Format, unsigned, unsigned>;
+  thread_local std::map<Key, std::array<double, 256>> tables;
+  auto [it, inserted] = tables.try_emplace(Key{kind, fp8, format, bits});
+  if (inserted)
+    for (unsigned v = 0; v < (1u << bits); ++v)
+      it->second[v] = decodeElement(v, kind, fp8, format);
+  return it->second;
+}
+
 /// Decodes every element of one operand, in plan order, into `out`.
 static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
                           unsigned bits, const uint32_t (*regs)[64],
@@ -195,29 +208,34 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
     }
     return;
   }
-  // Narrow kinds decode through a table built per call (at most 256).
-  double table[256];
+  // Narrow kinds decode through a table of their at most 256 values, built
+  // once per element kind and format.
   bool tabulated = bits <= 8;
+  const double *table =
+      tabulated ? decodeTable(kind, fp8, format, bits).data() : nullptr;
+  // A scaled operand's elements multiply by their lane's scale.
+  double laneScale[64];
+  if (scale)
+    for (unsigned lane = 0; lane < 64; ++lane)
+      laneScale[lane] = e8m0ToDouble(uint8_t(scale[lane] >> (8 * scaleByte)));
+  // One loop per decoding, so that none tests the element kind per element.
+  auto decodeAll = [&](auto decode) {
+    for (size_t e = 0; e < n; ++e) {
+      uint32_t p = plan[e];
+      MfmaLocation loc{p & 0xff, (p >> 8) & 0xff, p >> 16};
+      double v = decode(readBits(regs, loc, bits));
+      out[e] = scale ? v * laneScale[loc.lane] : v;
+    }
+  };
   if (tabulated)
-    for (unsigned v = 0; v < (1u << bits); ++v)
-      table[v] = decodeElement(v, kind, fp8, format);
-  for (size_t e = 0; e < n; ++e) {
-    uint32_t p = plan[e];
-    MfmaLocation loc{p & 0xff, (p >> 8) & 0xff, p >> 16};
-    uint32_t raw = readBits(regs, loc, bits);
-    double v;
-    if (tabulated)
-      v = table[raw];
-    else if (kind == MfmaElement::BF16)
-      v = bitsToF32(raw << 16);
-    else if (kind == MfmaElement::F32)
-      v = bitsToF32(raw);
-    else
-      v = decodeElement(raw, kind, fp8, format);
-    if (scale)
-      v *= e8m0ToDouble(uint8_t(scale[loc.lane] >> (8 * scaleByte)));
-    out[e] = v;
-  }
+    decodeAll([&](uint32_t raw) { return table[raw]; });
+  else if (kind == MfmaElement::BF16)
+    decodeAll([](uint32_t raw) { return double(bitsToF32(raw << 16)); });
+  else if (kind == MfmaElement::F32)
+    decodeAll([](uint32_t raw) { return double(bitsToF32(raw)); });
+  else
+    decodeAll(
+        [&](uint32_t raw) { return decodeElement(raw, kind, fp8, format); });
 }
 
 void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
@@ -236,10 +254,33 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
   // Results go to a temporary first: D may alias C.
   unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
   uint32_t out[32][64];
+  bool floatSums =
+      instr.acc != MfmaElement::I32 && instr.acc != MfmaElement::F64;
   for (unsigned blk = 0; blk < B; ++blk)
     for (unsigned i = 0; i < M; ++i) {
       const double *ar = &a[(size_t(blk) * M + i) * K];
-      for (unsigned j = 0; j < N; ++j) {
+      unsigned j = 0;
+      // Four columns at a time: four independent sums, each still added
+      // in k order, so the results are those of one column at a time.
+      for (; floatSums && j + 4 <= N; j += 4) {
+        const double *b0 = &b[(size_t(blk) * N + j) * K];
+        const double *b1 = b0 + K, *b2 = b1 + K, *b3 = b2 + K;
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (unsigned k = 0; k < K; ++k) {
+          s0 += ar[k] * b0[k];
+          s1 += ar[k] * b1[k];
+          s2 += ar[k] * b2[k];
+          s3 += ar[k] * b3[k];
+        }
+        double sums[4] = {s0, s1, s2, s3};
+        for (unsigned c = 0; c < 4; ++c) {
+          uint32_t p = plan.d[(size_t(blk) * M + i) * N + j + c];
+          unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
+          out[reg][lane] =
+              f32ToBits(float(sums[c] + bitsToF32(ops.c[reg][lane])));
+        }
+      }
+      for (; j < N; ++j) {
         uint32_t p = plan.d[(size_t(blk) * M + i) * N + j];
         unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
         const double *bc = &b[(size_t(blk) * N + j) * K];
@@ -288,6 +329,17 @@ static void gatherRegisters(const Wave &w, const Operand &op, unsigned count,
   }
 }
 
+/// The `count` registers of `op` for all lanes: the wave's own VGPRs where
+/// they do not wrap around, else a copy in `scratch` (constants broadcast).
+static const uint32_t (*operandRegisters(Wave &w, const Operand &op,
+                                         unsigned count,
+                                         uint32_t (*scratch)[64]))[64] {
+  if (op.kind == OpKind::Vgpr && op.reg + count <= kNumVgprs)
+    return &w.v[vgprIndex(op, 0)];
+  gatherRegisters(w, op, count, scratch);
+  return scratch;
+}
+
 static void vMfma(Wave &w, const Instr &in) {
   const MfmaInstr &instr = *in.mfma;
   bool scaled = instr.a == MfmaElement::F8F6F4;
@@ -304,14 +356,14 @@ static void vMfma(Wave &w, const Instr &in) {
     return;
   }
   static thread_local uint32_t a[16][64], b[16][64], c[32][64], d[32][64];
-  gatherRegisters(w, in.ops[1], regsA, a);
-  gatherRegisters(w, in.ops[2], regsB, b);
-  gatherRegisters(w, in.ops[3], regsC, c);
   MfmaOperands ops;
-  ops.a = a;
-  ops.b = b;
-  ops.c = c;
-  ops.d = d;
+  ops.a = operandRegisters(w, in.ops[1], regsA, a);
+  ops.b = operandRegisters(w, in.ops[2], regsB, b);
+  ops.c = operandRegisters(w, in.ops[3], regsC, c);
+  // executeMfma writes D once it has read A, B and C, so D may be the
+  // destination registers themselves when they do not wrap around.
+  bool directD = in.ops[0].reg + regsC <= kNumVgprs;
+  ops.d = directD ? &w.v[vgprIndex(in.ops[0], 0)] : d;
   ops.cbsz = in.cbsz;
   ops.abid = in.abid;
   ops.blgp = in.blgp;
@@ -330,8 +382,9 @@ static void vMfma(Wave &w, const Instr &in) {
     ops.scaleByteB = ((in.opSel >> 1) & 1) | (((in.opSelHi >> 1) & 1) << 1);
   }
   executeMfma(instr, w.wg->launch->chip->fp8Format, ops);
-  for (unsigned r = 0; r < regsC; ++r)
-    std::memcpy(w.v[vgprIndex(in.ops[0], r)], d[r], sizeof(d[r]));
+  if (!directD)
+    for (unsigned r = 0; r < regsC; ++r)
+      std::memcpy(w.v[vgprIndex(in.ops[0], r)], d[r], sizeof(d[r]));
   w.wg->counters.mfmaCount++;
   w.wg->counters.mfmaFlops += instr.flops();
 }

@@ -354,6 +354,25 @@ static void dsSwizzle(Wave &w, const Instr &in) {
 /// Within each group of 16 lanes, the lanes' loaded bits form a tile whose
 /// rows are 16 elements wide; lane c receives column c. See docs/emulator.md
 /// for the assumption behind this element order.
+/// Bits [bit, bit + count) of the little-endian byte string `bytes`, which
+/// has at least two readable bytes past the field's last (count <= 16).
+static uint32_t readBitField(const uint8_t *bytes, unsigned bit,
+                             unsigned count) {
+  const uint8_t *p = bytes + bit / 8;
+  uint32_t window = p[0] | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16;
+  return (window >> (bit % 8)) & ((1u << count) - 1);
+}
+
+/// ORs `value` (count <= 16 bits) into bits [bit, bit + count) of `bytes`,
+/// under the same condition.
+static void orBitField(uint8_t *bytes, unsigned bit, uint32_t value) {
+  uint8_t *p = bytes + bit / 8;
+  uint32_t shifted = value << (bit % 8);
+  p[0] |= uint8_t(shifted);
+  p[1] |= uint8_t(shifted >> 8);
+  p[2] |= uint8_t(shifted >> 16);
+}
+
 static void dsReadTranspose(Wave &w, const Instr &in) {
   unsigned bytes = memOf(in).bytes;
   unsigned bits = memOf(in).transposeBits;
@@ -364,7 +383,8 @@ static void dsReadTranspose(Wave &w, const Instr &in) {
   SrcView addr = viewOf(w, in.ops[1], 0, tmp);
   uint64_t exec = w.exec();
   uint32_t addresses[kWaveSize];
-  uint8_t loaded[kWaveSize][12] = {};
+  // At most 12 bytes a lane, and room for the bit fields' reads past them.
+  uint8_t loaded[kWaveSize][16] = {};
   PendingOp *op = issueOp(w, in, WaitCounter::Lds);
   forEachLane(exec, [&](unsigned l) {
     uint32_t a = addr[l] + uint32_t(in.offset);
@@ -373,22 +393,13 @@ static void dsReadTranspose(Wave &w, const Instr &in) {
     if (const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false))
       std::memcpy(loaded[l], src, bytes);
   });
-  auto element = [&](unsigned lane, unsigned index) {
-    unsigned bit = index * bits;
-    uint32_t v = 0;
-    for (unsigned b = 0; b < bits; ++b)
-      v |= ((loaded[lane][(bit + b) / 8] >> ((bit + b) % 8)) & 1) << b;
-    return v;
-  };
   forEachLane(exec, [&](unsigned l) {
     unsigned group = l & ~15u, c = l & 15;
-    uint8_t out[12] = {};
-    for (unsigned r = 0; r < perLane; ++r) {
-      uint32_t v = element(group + r * lanesPerRow + c / perLane, c % perLane);
-      unsigned bit = r * bits;
-      for (unsigned b = 0; b < bits; ++b)
-        out[(bit + b) / 8] |= uint8_t(((v >> b) & 1) << ((bit + b) % 8));
-    }
+    uint8_t out[16] = {};
+    for (unsigned r = 0; r < perLane; ++r)
+      orBitField(out, r * bits,
+                 readBitField(loaded[group + r * lanesPerRow + c / perLane],
+                              (c % perLane) * bits, bits));
     for (unsigned i = 0; i < bytes / 4; ++i)
       std::memcpy(&w.v[vgprIndex(dst, i)][l], out + 4 * i, 4);
   });

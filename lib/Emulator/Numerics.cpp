@@ -3,6 +3,7 @@
 
 #include "hk/Emulator/Numerics.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -166,7 +167,13 @@ uint16_t hk::emu::f32ToBf16(float value) {
 }
 
 double hk::emu::e8m0ToDouble(uint8_t bits) {
-  if (bits == 0xff)
-    return std::numeric_limits<double>::quiet_NaN();
-  return std::ldexp(1.0, int(bits) - 127);
+  // Every scaled MFMA element multiplies by one: a table, not an ldexp.
+  static const std::array<double, 256> table = [] {
+    std::array<double, 256> values;
+    for (unsigned v = 0; v < 255; ++v)
+      values[v] = std::ldexp(1.0, int(v) - 127);
+    values[255] = std::numeric_limits<double>::quiet_NaN();
+    return values;
+  }();
+  return table[bits];
 }

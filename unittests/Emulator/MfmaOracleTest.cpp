@@ -287,6 +287,76 @@ TEST(MfmaLayout, AssumedScaledF8F6F4KOrderIsContiguousPerLane) {
       ASSERT_EQ(bitsToF32(d[r][l]), 256.0f);
 }
 
+// Scaled f8f6f4 MFMAs with a different scale in every lane and random
+// values (fp8 E4M3 A, fp4 B): each product takes the scales of the lanes
+// its A and B elements sit in, in the layout above.
+TEST(MfmaLayout, ScaledF8F6F4UsesEachLanesScale) {
+  const ChipInfo &chip = *ChipInfo::lookup("gfx950");
+  std::mt19937 rng(11);
+  for (const char *name : {"v_mfma_scale_f32_16x16x128_f8f6f4",
+                           "v_mfma_scale_f32_32x32x64_f8f6f4"}) {
+    const MfmaInstr *instr = chip.findMfma(name);
+    ASSERT_NE(instr, nullptr) << name;
+    unsigned M = instr->m, N = instr->n, K = instr->k;
+    const unsigned fmtA = 0, fmtB = 4; // E4M3 and E2M1
+    static uint32_t a[16][64], b[16][64], c[32][64], d[32][64];
+    for (unsigned r = 0; r < 16; ++r)
+      for (unsigned l = 0; l < 64; ++l) {
+        // Finite E4M3 bytes only (0x7f and 0xff are NaN).
+        uint32_t word = 0;
+        for (unsigned byte = 0; byte < 4; ++byte)
+          word |= (rng() % 0x7f | (rng() & 0x80)) << (8 * byte);
+        a[r][l] = word;
+        b[r][l] = rng();
+      }
+    uint32_t scaleA[64], scaleB[64];
+    for (unsigned l = 0; l < 64; ++l) {
+      scaleA[l] = 0x7f7f7f7fu ^ ((rng() % 8) << 8); // byte 1 varies
+      scaleB[l] = 0x7f7f7f7fu ^ (rng() % 8);        // byte 0 varies
+    }
+    for (unsigned i = 0; i < M; ++i)
+      for (unsigned j = 0; j < N; ++j) {
+        MfmaLocation at = mfmaDLocation(*instr, i, j);
+        c[at.reg][at.lane] = f32ToBits(float(i) - float(j));
+      }
+    MfmaOperands ops;
+    ops.a = a;
+    ops.b = b;
+    ops.c = c;
+    ops.d = d;
+    ops.cbsz = fmtA;
+    ops.blgp = fmtB;
+    ops.scaleA = scaleA;
+    ops.scaleB = scaleB;
+    ops.scaleByteA = 1;
+    ops.scaleByteB = 0;
+    executeMfma(*instr, Fp8Format::OCP, ops);
+    auto element = [](const uint32_t (*regs)[64], MfmaLocation loc,
+                      unsigned bits) {
+      return (regs[loc.reg][loc.lane] >> loc.bitLo) & ((1u << bits) - 1);
+    };
+    for (unsigned i = 0; i < M; ++i)
+      for (unsigned j = 0; j < N; ++j) {
+        double ref = double(i) - double(j), magnitude = std::fabs(ref);
+        for (unsigned k = 0; k < K; ++k) {
+          MfmaLocation la = mfmaALocation(*instr, i, k, 0, fmtA);
+          MfmaLocation lb = mfmaBLocation(*instr, k, j, 0, fmtB);
+          double x = decodeMiniFloat(element(a, la, 8),
+                                     fp8Format(Fp8Format::OCP, false)) *
+                     e8m0ToDouble(uint8_t(scaleA[la.lane] >> 8));
+          double y = decodeMiniFloat(element(b, lb, 4), kFp4) *
+                     e8m0ToDouble(uint8_t(scaleB[lb.lane]));
+          ref += x * y;
+          magnitude += std::fabs(x * y);
+        }
+        MfmaLocation at = mfmaDLocation(*instr, i, j);
+        double got = bitsToF32(d[at.reg][at.lane]);
+        EXPECT_LE(std::fabs(got - ref), 0x1p-23 * magnitude + 1e-30)
+            << name << " D[" << i << "][" << j << "]";
+      }
+  }
+}
+
 TEST(MfmaLayout, MultiBlockBlocksDoNotMix) {
   // v_mfma_f32_16x16x4_4b_f16: block b multiplies only its own rows; give
   // block b the value b+1 everywhere and check D of block b is 4*(b+1)^2.
