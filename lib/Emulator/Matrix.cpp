@@ -4,7 +4,9 @@
 
 #include "Interp.h"
 
+#include <algorithm>
 #include <array>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -164,10 +166,10 @@ static const MfmaPlan &planFor(const MfmaInstr &instr,
       for (unsigned k = 0; k < K; ++k)
         plan.a.push_back(
             packLocation(mfmaALocation(instr, i, k, srcBlock, fmtA)));
-    // B is stored column by column so that the dot products below walk
-    // both operands contiguously.
-    for (unsigned j = 0; j < N; ++j)
-      for (unsigned k = 0; k < K; ++k) {
+    // B is stored row by row: the dot products below add row k of B,
+    // times A's element k, to a row of running sums.
+    for (unsigned k = 0; k < K; ++k)
+      for (unsigned j = 0; j < N; ++j) {
         MfmaLocation loc = mfmaBLocation(instr, k, j, blk, fmtB);
         if (!scaled)
           loc.lane = blgpSourceLane(ops.blgp, loc.lane);
@@ -238,6 +240,30 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
         [&](uint32_t raw) { return decodeElement(raw, kind, fp8, format); });
 }
 
+/// sums[j] = sum over k of a[k] * b[k * n + j], each added in k order.
+static void addRowProducts(const double *a, const double *b, unsigned k,
+                           unsigned n, double *sums) {
+  std::fill(sums, sums + n, 0.0);
+  for (unsigned e = 0; e < k; ++e)
+    for (unsigned j = 0; j < n; ++j)
+      sums[j] += a[e] * b[size_t(e) * n + j];
+}
+
+/// The same for n a multiple of 16, sixteen columns at a time: their sums
+/// fit the host's vector registers.
+static void addRowProducts16(const double *a, const double *b, unsigned k,
+                             unsigned n, double *sums) {
+  for (unsigned first = 0; first < n; first += 16) {
+    double acc[16] = {};
+    for (unsigned e = 0; e < k; ++e) {
+      const double *row = b + size_t(e) * n + first;
+      for (unsigned j = 0; j < 16; ++j)
+        acc[j] += a[e] * row[j];
+    }
+    std::copy(acc, acc + 16, sums + first);
+  }
+}
+
 void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
                           const MfmaOperands &ops) {
   unsigned M = instr.m, N = instr.n, K = instr.k, B = instr.blocks;
@@ -254,58 +280,47 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
   // Results go to a temporary first: D may alias C.
   unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
   uint32_t out[32][64];
-  bool floatSums =
-      instr.acc != MfmaElement::I32 && instr.acc != MfmaElement::F64;
+  assert(N <= 64 && "an MFMA has at most 64 columns");
   for (unsigned blk = 0; blk < B; ++blk)
     for (unsigned i = 0; i < M; ++i) {
       const double *ar = &a[(size_t(blk) * M + i) * K];
-      unsigned j = 0;
-      // Four columns at a time: four independent sums, each still added
-      // in k order, so the results are those of one column at a time.
-      for (; floatSums && j + 4 <= N; j += 4) {
-        const double *b0 = &b[(size_t(blk) * N + j) * K];
-        const double *b1 = b0 + K, *b2 = b1 + K, *b3 = b2 + K;
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        for (unsigned k = 0; k < K; ++k) {
-          s0 += ar[k] * b0[k];
-          s1 += ar[k] * b1[k];
-          s2 += ar[k] * b2[k];
-          s3 += ar[k] * b3[k];
-        }
-        double sums[4] = {s0, s1, s2, s3};
-        for (unsigned c = 0; c < 4; ++c) {
-          uint32_t p = plan.d[(size_t(blk) * M + i) * N + j + c];
-          unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
-          out[reg][lane] =
-              f32ToBits(float(sums[c] + bitsToF32(ops.c[reg][lane])));
-        }
-      }
-      for (; j < N; ++j) {
-        uint32_t p = plan.d[(size_t(blk) * M + i) * N + j];
-        unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
-        const double *bc = &b[(size_t(blk) * N + j) * K];
-        if (instr.acc == MfmaElement::I32) {
+      const double *bk = &b[size_t(blk) * K * N]; // Row k at bk + k * N.
+      const uint32_t *dRow = &plan.d[(size_t(blk) * M + i) * N];
+      if (instr.acc == MfmaElement::I32) {
+        for (unsigned j = 0; j < N; ++j) {
+          unsigned reg = dRow[j] & 0xff, lane = (dRow[j] >> 8) & 0xff;
           int64_t sum = int32_t(ops.c[reg][lane]);
           for (unsigned k = 0; k < K; ++k)
-            sum += int64_t(ar[k]) * int64_t(bc[k]);
+            sum += int64_t(ar[k]) * int64_t(bk[size_t(k) * N + j]);
           out[reg][lane] = uint32_t(sum);
-          continue;
         }
-        if (instr.acc == MfmaElement::F64) {
+        continue;
+      }
+      if (instr.acc == MfmaElement::F64) {
+        for (unsigned j = 0; j < N; ++j) {
+          unsigned reg = dRow[j] & 0xff, lane = (dRow[j] >> 8) & 0xff;
           double sum = bitsToF64(ops.c[reg][lane] |
                                  (uint64_t(ops.c[reg + 1][lane]) << 32));
           for (unsigned k = 0; k < K; ++k)
-            sum = std::fma(ar[k], bc[k], sum);
+            sum = std::fma(ar[k], bk[size_t(k) * N + j], sum);
           uint64_t bits = f64ToBits(sum);
           out[reg][lane] = uint32_t(bits);
           out[reg + 1][lane] = uint32_t(bits >> 32);
-          continue;
         }
-        double sum = 0;
-        for (unsigned k = 0; k < K; ++k)
-          sum += ar[k] * bc[k];
-        sum += bitsToF32(ops.c[reg][lane]);
-        out[reg][lane] = f32ToBits(float(sum));
+        continue;
+      }
+      // Every column's sum is added in k order, a product at a time, so
+      // walking the columns inside (where the compiler vectorizes) gives
+      // the bits one column at a time would.
+      double sums[64];
+      if (N % 16 == 0)
+        addRowProducts16(ar, bk, K, N, sums);
+      else
+        addRowProducts(ar, bk, K, N, sums);
+      for (unsigned j = 0; j < N; ++j) {
+        unsigned reg = dRow[j] & 0xff, lane = (dRow[j] >> 8) & 0xff;
+        out[reg][lane] =
+            f32ToBits(float(sums[j] + bitsToF32(ops.c[reg][lane])));
       }
     }
   for (unsigned r = 0; r < accRegs; ++r)
