@@ -13,8 +13,9 @@
 #
 # Each prediction emulates up to three dispatch waves of one XCD (and a
 # partial last one), whose workgroups loop over K (GEMM) or the keys
-# (attention): a 8192^3 GEMM or an N = 8192 attention takes 2 to 8 minutes
-# of CPU (simulated twice: at the peak clock, then at the clock its load
-# sustains), twice that at 16384. Run it under nice on a shared machine.
+# (attention): a 8192^3 GEMM or an N = 8192 attention takes half a minute
+# to two minutes of CPU (simulated twice: at the peak clock, then at the
+# clock its load sustains), more at 16384. Run it under nice on a shared
+# machine.
 set -euo pipefail
 exec /usr/bin/python3 "$(dirname "$0")/bench_timing.py" "${1:-build}" "${@:2}"
