@@ -184,7 +184,15 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKLdsLayout(HKLdsLayoutOptions{options.ldsSwizzle}));
   pm.addPass(createConvertHKToAMDGPU(ConvertHKToAMDGPUOptions{
       options.exactWaits, /*scratchSwizzle=*/options.ldsSwizzle}));
-  pm.addPass(createCanonicalizerPass());
+  // Without scf.if's if-to-select pattern: on a branch that stays for its
+  // side effects (a tile's stores), it adds a select per register of every
+  // register tile the branch yields from outside (an accumulator's restart
+  // at zero), run whichever way the branch goes. LLVM still turns branches
+  // with nothing to do into selects where that is cheaper.
+  pm.addPass(createCanonicalizerPass(
+      GreedyRewriteConfig(),
+      /*disabledPatterns=*/{
+          "(anonymous namespace)::ConvertTrivialIfToSelect"}));
   pm.addPass(createCSEPass());
   pm.addPass(createHKHoistLoopSetup());
   if (options.unswitch)
