@@ -350,10 +350,6 @@ static void dsSwizzle(Wave &w, const Instr &in) {
     markPendingDst(w, *op, in.ops[0], 1);
 }
 
-/// gfx950 transpose reads (ds_read_b64_tr_b{4,8,16}, ds_read_b96_tr_b6).
-/// Within each group of 16 lanes, the lanes' loaded bits form a tile whose
-/// rows are 16 elements wide; lane c receives column c. See docs/emulator.md
-/// for the assumption behind this element order.
 /// Bits [bit, bit + count) of the little-endian byte string `bytes`, which
 /// has at least two readable bytes past the field's last (count <= 16).
 static uint32_t readBitField(const uint8_t *bytes, unsigned bit,
@@ -373,6 +369,10 @@ static void orBitField(uint8_t *bytes, unsigned bit, uint32_t value) {
   p[2] |= uint8_t(shifted >> 16);
 }
 
+/// gfx950 transpose reads (ds_read_b64_tr_b{4,8,16}, ds_read_b96_tr_b6).
+/// Within each group of 16 lanes, the lanes' loaded bits form a tile whose
+/// rows are 16 elements wide; lane c receives column c. See docs/emulator.md
+/// for the assumption behind this element order.
 static void dsReadTranspose(Wave &w, const Instr &in) {
   unsigned bytes = memOf(in).bytes;
   unsigned bits = memOf(in).transposeBits;
