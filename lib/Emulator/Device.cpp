@@ -425,6 +425,13 @@ static llvm::Error validateLaunch(const ChipInfo &chip,
     return makeError("block of " + llvm::Twine(block.count()) +
                      " work-items exceeds kernel '" + kernel.name +
                      "''s max_flat_workgroup_size of " + llvm::Twine(limit));
+  const std::array<uint32_t, 3> &reqd = kernel.reqdWorkgroupSize;
+  if (reqd[0] &&
+      (block.x != reqd[0] || block.y != reqd[1] || block.z != reqd[2]))
+    return makeError("block " + formatDim3(block) + " is not kernel '" +
+                     kernel.name + "''s required workgroup size " +
+                     llvm::Twine(reqd[0]) + "x" + llvm::Twine(reqd[1]) + "x" +
+                     llvm::Twine(reqd[2]) + " (.reqd_workgroup_size)");
   if (block.x > kMaxBlockDim || block.y > kMaxBlockDim ||
       block.z > kMaxBlockDim)
     return makeError("block dimensions must be at most " +

@@ -148,6 +148,28 @@ static llvm::Error readKernels(llvm::msgpack::Document &doc,
     if (llvm::Error error =
             meta.getU32(".wavefront_size", kernel.wavefrontSize, owner, 64))
       return error;
+    if (const llvm::msgpack::DocNode *reqd =
+            meta.find(".reqd_workgroup_size")) {
+      auto isDim = [](llvm::msgpack::DocNode &n) {
+        return (n.getKind() == llvm::msgpack::Type::UInt && n.getUInt() >= 1 &&
+                n.getUInt() <= 1024) ||
+               (n.getKind() == llvm::msgpack::Type::Int && n.getInt() >= 1 &&
+                n.getInt() <= 1024);
+      };
+      llvm::msgpack::ArrayDocNode dims;
+      if (reqd->getKind() == llvm::msgpack::Type::Array)
+        dims = const_cast<llvm::msgpack::DocNode *>(reqd)->getArray();
+      if (reqd->getKind() != llvm::msgpack::Type::Array || dims.size() != 3 ||
+          !llvm::all_of(dims, isDim))
+        return makeError(owner + " has a malformed .reqd_workgroup_size in "
+                                 "its metadata, expected three sizes from 1 "
+                                 "to 1024");
+      for (unsigned i = 0; i < 3; ++i)
+        kernel.reqdWorkgroupSize[i] =
+            uint32_t(dims[i].getKind() == llvm::msgpack::Type::UInt
+                         ? dims[i].getUInt()
+                         : uint64_t(dims[i].getInt()));
+    }
     kernel.usesDynamicStack = meta.getBool(".uses_dynamic_stack");
     if (const llvm::msgpack::DocNode *args = meta.find(".args")) {
       if (args->getKind() != llvm::msgpack::Type::Array)

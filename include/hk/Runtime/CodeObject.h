@@ -54,6 +54,9 @@ struct KernelInfo {
   uint32_t vgprSpillCount = 0;
   uint32_t wavefrontSize = 64;
   uint32_t maxFlatWorkgroupSize = 0;
+  /// `.reqd_workgroup_size`: the block size every launch must use (the
+  /// code may rely on it), or all zero when the kernel requires none.
+  std::array<uint32_t, 3> reqdWorkgroupSize{};
   bool usesDynamicStack = false;
   /// Virtual address of the kernel descriptor and its raw bytes.
   uint64_t descriptorAddress = 0;

@@ -182,8 +182,10 @@ struct BlockIdLowering : public OpConversionPattern<BlockIdOp> {
 };
 
 /// Blocks per grid dimension, from the HSA dispatch packet: grid_size_{x,y,z}
-/// (work-items, at bytes 12/16/20) over workgroup_size_{x,y,z} (u16 at bytes
-/// 4/6/8).
+/// (work-items, at bytes 12/16/20) over the block size. A kernel is launched
+/// with the block size its `rocdl.reqd_work_group_size` requires, so the
+/// division is by a constant (by 1 in y and z); without that attribute, by
+/// the packet's workgroup_size_{x,y,z} (u16 at bytes 4/6/8).
 struct GridDimLowering : public OpConversionPattern<GridDimOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -205,10 +207,18 @@ struct GridDimLowering : public OpConversionPattern<GridDimOp> {
     };
     Value gridSize = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
                                           fieldPtr(12 + 4 * dim), 4);
-    Value groupSize = LLVM::LoadOp::create(rewriter, loc, rewriter.getI16Type(),
-                                           fieldPtr(4 + 2 * dim), 2);
-    groupSize =
-        arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), groupSize);
+    Value groupSize;
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (auto required = func ? func->getAttrOfType<DenseI32ArrayAttr>(
+                                   "rocdl.reqd_work_group_size")
+                             : DenseI32ArrayAttr()) {
+      groupSize = constI32(rewriter, loc, required[dim]);
+    } else {
+      groupSize = LLVM::LoadOp::create(rewriter, loc, rewriter.getI16Type(),
+                                       fieldPtr(4 + 2 * dim), 2);
+      groupSize = arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         groupSize);
+    }
     Value blocks = arith::DivUIOp::create(rewriter, loc, gridSize, groupSize);
     rewriter.replaceOp(op, indexFromI32(rewriter, loc, blocks));
     return success();

@@ -35,10 +35,21 @@ hk.kernel @ids(%a: !hk.gl<?x?xf32>) waves(4) {
   %w = hk.wave_id
   // CHECK: rocdl.workgroup.id.y
   %b = hk.block_id y
-  // Blocks per grid come from the dispatch packet, not a device library.
+  // Blocks per grid come from the dispatch packet, not a device library:
+  // its grid size in work-items over the block size the kernel requires
+  // (256 work-items in x, 1 in y), not the packet's block size.
   // CHECK: llvm.call_intrinsic "llvm.amdgcn.dispatch.ptr"
   // CHECK-NOT: __ockl
+  // CHECK: %[[GX:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<4> -> i32
+  // CHECK-NOT: -> i16
+  // CHECK: %[[C256:.*]] = arith.constant 256 : i32
+  // CHECK: arith.divui %[[GX]], %[[C256]] : i32
   %g = hk.grid_dim x
+  // CHECK: %[[GY:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<4> -> i32
+  // CHECK-NOT: -> i16
+  // CHECK: %[[C1:.*]] = arith.constant 1 : i32
+  // CHECK: arith.divui %[[GY]], %[[C1]] : i32
+  %gy = hk.grid_dim y
   %d = hk.dim %a[1] : !hk.gl<?x?xf32>
   hk.return
 }
