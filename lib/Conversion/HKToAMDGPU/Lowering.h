@@ -323,11 +323,14 @@ mlir::Value loadSharedTile(mlir::OpBuilder &b, mlir::Location loc,
                            const LdsPlan &lds, const ChipInfo &chip,
                            mlir::Value base, SharedTileType shared,
                            mlir::ValueRange indices, RegisterTileType tile);
-/// The inverse: writes `values` (memory element type) of `tile`.
-void storeSharedTile(mlir::OpBuilder &b, mlir::Location loc, const LdsPlan &lds,
-                     mlir::Value base, SharedTileType shared,
-                     mlir::ValueRange indices, RegisterTileType tile,
-                     mlir::Value values);
+/// The inverse: writes `values` of `tile`, in the memory element type or,
+/// with `convert`, converted to it piece by piece as they are stored.
+void storeSharedTile(
+    mlir::OpBuilder &b, mlir::Location loc, const LdsPlan &lds,
+    mlir::Value base, SharedTileType shared, mlir::ValueRange indices,
+    RegisterTileType tile, mlir::Value values,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value)> convert =
+        nullptr);
 
 /// Elements that stay contiguous in a row under the tile's swizzle.
 inline int64_t sharedContiguousElements(SharedTileType type) {

@@ -375,27 +375,27 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
         isa<GlobalViewType>(op.getDest().getType())
             ? cast<GlobalViewType>(op.getDest().getType()).getElementType()
             : cast<SharedTileType>(op.getDest().getType()).getElementType();
-    Value values = convertElements(rewriter, loc, adaptor.getValue(), destElem);
-    values =
-        convertElements(rewriter, loc, values, getMemoryElementType(destElem));
-
-    if (isa<GlobalViewType>(op.getDest().getType())) {
-      const ChipInfo *chip = lookupTargetChip(op);
-      if (!chip)
-        return rewriter.notifyMatchFailure(op, "no target chip");
-      FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
-          rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile, *chip,
-          op.getPath() == TransferPath::Buffer);
-      if (failed(access))
-        return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
-      emitGlobalTileStore(rewriter, loc, *access, values);
+    auto convert = [&](OpBuilder &b, Value part) {
+      return convertElements(b, loc, convertElements(b, loc, part, destElem),
+                             getMemoryElementType(destElem));
+    };
+    if (auto shared = dyn_cast<SharedTileType>(op.getDest().getType())) {
+      // Converted piece by piece as stored (see storeSharedTile).
+      storeSharedTile(rewriter, loc, lds, adaptor.getDest(), shared,
+                      adaptor.getIndices(), tile, adaptor.getValue(), convert);
       rewriter.eraseOp(op);
       return success();
     }
-
-    storeSharedTile(rewriter, loc, lds, adaptor.getDest(),
-                    cast<SharedTileType>(op.getDest().getType()),
-                    adaptor.getIndices(), tile, values);
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
+    FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
+        rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile, *chip,
+        op.getPath() == TransferPath::Buffer);
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    emitGlobalTileStore(rewriter, loc, *access,
+                        convert(rewriter, adaptor.getValue()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -960,17 +960,41 @@ Value lowering::loadSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
   return raw;
 }
 
-void lowering::storeSharedTile(OpBuilder &b, Location loc, const LdsPlan &lds,
-                               Value base, SharedTileType shared,
-                               ValueRange indices, RegisterTileType tile,
-                               Value values) {
+void lowering::storeSharedTile(
+    OpBuilder &b, Location loc, const LdsPlan &lds, Value base,
+    SharedTileType shared, ValueRange indices, RegisterTileType tile,
+    Value values, function_ref<Value(OpBuilder &, Value)> convert) {
   SharedTileAccess access = prepareSharedAccess(
       b, loc, base, shared, indices, tile, /*transposedReads=*/false);
   int64_t bytes = getElementBytes(access.memElem);
-  for (const AccessUnit &unit : access.units)
+  auto piece = [&](int64_t slot, int64_t width) {
+    Value part = extractAt(b, loc, values, slot, width);
+    return convert ? convert(b, part) : part;
+  };
+  ArrayRef<AccessUnit> units = access.units;
+  for (size_t i = 0; i < units.size(); ++i) {
+    const AccessUnit &unit = units[i];
+    // Consecutive two-byte elements stored apart (an MFMA result's rows,
+    // one per element) are converted as a pair into one register and
+    // written from its halves: one packed conversion instead of two.
+    if (convert && bytes == 2 && unit.width == 1 && unit.slot % 2 == 0 &&
+        i + 1 < units.size() && units[i + 1].width == 1 &&
+        units[i + 1].slot == unit.slot + 1) {
+      Value pair =
+          LLVM::BitcastOp::create(b, loc, b.getI32Type(), piece(unit.slot, 2));
+      Value high = LLVM::LShrOp::create(b, loc, pair, constI32(b, loc, 16));
+      lds.markTileAccess(LLVM::StoreOp::create(
+          b, loc, LLVM::TruncOp::create(b, loc, b.getI16Type(), pair),
+          access.pointerOf(b, loc, unit), bytes));
+      lds.markTileAccess(LLVM::StoreOp::create(
+          b, loc, LLVM::TruncOp::create(b, loc, b.getI16Type(), high),
+          access.pointerOf(b, loc, units[++i]), bytes));
+      continue;
+    }
     lds.markTileAccess(LLVM::StoreOp::create(
-        b, loc, extractAt(b, loc, values, unit.slot, unit.width),
-        access.pointerOf(b, loc, unit), bytes * unit.width));
+        b, loc, piece(unit.slot, unit.width), access.pointerOf(b, loc, unit),
+        bytes * unit.width));
+  }
 }
 
 void lowering::populateMemoryPatterns(HKTypeConverter &converter,

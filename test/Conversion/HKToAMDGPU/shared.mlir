@@ -1,4 +1,5 @@
 // RUN: hk-opt %s -split-input-file --hk-mfma-layout --convert-hk-to-amdgpu -verify-diagnostics | FileCheck %s
+// RUN: hk-opt %s -split-input-file --hk-mfma-layout --convert-hk-to-amdgpu -verify-diagnostics | FileCheck %s --check-prefix=STORES
 
 // One addrspace(3) global per kernel; allocations at 16-byte aligned
 // offsets in order.
@@ -178,6 +179,36 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 hk.kernel @masked() waves(1) {
   %s = hk.alloc : !hk.st<32x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>>
   %t = hk.load %s : !hk.st<32x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>> -> !hk.rt<32x128xf8E4M3FN, row>
+  hk.return
+}
+}
+
+// -----
+
+// An f32 accumulator stored to a bf16 tile: each lane holds consecutive rows
+// of one column, two bytes apart in no direction LDS can write at once. The
+// rows are converted in pairs, one 32-bit value each, and written from its
+// two halves (ds_write_b16 and ds_write_b16_d16_hi): one packed conversion
+// per two elements rather than one per element.
+// CHECK-LABEL: llvm.func @accumulator_to_bf16
+// CHECK-COUNT-8: arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK-NOT: arith.truncf
+// CHECK: llvm.return
+// STORES-LABEL: llvm.func @accumulator_to_bf16
+// STORES: %[[PAIR:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// STORES: %[[HIGH:.*]] = llvm.lshr %[[PAIR]], %{{.*}} : i32
+// STORES: %[[LOW16:.*]] = llvm.trunc %[[PAIR]] : i32 to i16
+// STORES: llvm.store %[[LOW16]], %{{.*}} {alignment = 2 : i64{{.*}}} : i16, !llvm.ptr<3>
+// STORES: %[[HIGH16:.*]] = llvm.trunc %[[HIGH]] : i32 to i16
+// STORES: llvm.store %[[HIGH16]], %{{.*}} {alignment = 2 : i64{{.*}}} : i16, !llvm.ptr<3>
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @accumulator_to_bf16() waves(1) {
+  %s = hk.alloc : !hk.st<32x32xbf16>
+  %a = hk.zero : !hk.rt<32x16xbf16>
+  %b = hk.zero : !hk.rt<16x32xbf16>
+  %c = hk.zero : !hk.rt<32x32xf32>
+  %d = hk.mma ab %a, %b, %c : !hk.rt<32x16xbf16>, !hk.rt<16x32xbf16>, !hk.rt<32x32xf32>
+  hk.store %d, %s : !hk.rt<32x32xf32> -> !hk.st<32x32xbf16>
   hk.return
 }
 }
