@@ -15,10 +15,21 @@
 // block's 256x256 C tile goes through LDS (in the A and B buffers' bytes,
 // which the wait and barrier before it free) so that every global store
 // writes whole 128-byte lines.
+//
+// The kernel asks for its block order (`hk.grid_order`): each XCD takes
+// runs of 4 consecutive blocks of an order that walks down 8 block rows
+// before the next column, so the 32 blocks an XCD runs at once cover 4
+// block rows and 8 block columns 4 apart. Their C tiles then spread over
+// every set of the XCD's L2 when C's rows are a power of two bytes long
+// (in the hardware order their 8 adjacent columns share a quarter of the
+// sets, and the stores evict one another), and the XCD's next 32 blocks
+// reuse the same B tiles. Under the timing model (MI355X, 8192^3) it is
+// 0.7% faster than the hardware order; README, "GEMM".
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @gemm_pingpong_k64(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
                                %C: !hk.gl<?x?xbf16>)
-      waves(8) schedule(#hk.pingpong<waves = 8>) {
+      waves(8) schedule(#hk.pingpong<waves = 8>) attributes {
+        hk.grid_order = #hk.grid_order<chunk = 4, group = 8>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

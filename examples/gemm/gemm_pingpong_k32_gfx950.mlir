@@ -9,11 +9,13 @@
 // The four copies take 128 KiB of the 160 KiB of LDS. After the loop the
 // block's C tile is staged through LDS in the same bytes (the wait and the
 // barrier end the loop's use of them), so that every global store writes
-// whole 128-byte lines.
+// whole 128-byte lines. The block order is gemm_pingpong_gfx950.mlir's
+// (`hk.grid_order`, explained there).
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @gemm_pingpong_k32_s4(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
                                   %C: !hk.gl<?x?xbf16>)
-      waves(8) schedule(#hk.pingpong<waves = 8, stages = 4>) {
+      waves(8) schedule(#hk.pingpong<waves = 8, stages = 4>) attributes {
+        hk.grid_order = #hk.grid_order<chunk = 4, group = 8>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <set>
+#include <string>
 
 using namespace mlir;
 using namespace hk;
@@ -139,9 +140,9 @@ struct Swizzled {
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
 
-  Swizzled(unsigned chunk, unsigned group) {
+  Swizzled(unsigned chunk, unsigned group, llvm::StringRef source = kKernel) {
     context.loadDialect<HKDialect, arith::ArithDialect>();
-    module = parseSourceString<ModuleOp>(kKernel, &context);
+    module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     PassManager pm(&context);
     pm.addPass(createHKGridSwizzle(HKGridSwizzleOptions{chunk, group}));
@@ -216,6 +217,27 @@ TEST(GridSwizzle, EachXcdGetsConsecutiveLogicalBlocks) {
         EXPECT_EQ(logical[i] % (8 * chunk), xcd * chunk) << "xcd " << xcd;
     }
   }
+}
+
+/// A kernel's own hk.grid_order is the order it gets, whatever the pass
+/// options say.
+TEST(GridSwizzle, KernelOrderOverridesOptions) {
+  std::string source = kKernel.str();
+  llvm::StringRef waves = "waves(1)";
+  size_t at = source.find(waves.str()) + waves.size();
+  source.insert(at, " attributes {hk.grid_order = "
+                    "#hk.grid_order<chunk = 4, group = 8>}");
+  Swizzled swizzled(1, 3, source);
+  EXPECT_FALSE(swizzled.kernel()->hasAttr(HKDialect::getGridOrderAttrName()));
+  Evaluator evaluator(swizzled.kernel());
+  for (Ids grid : {Ids{32, 32, 1}, Ids{13, 11, 1}, Ids{40, 3, 2}})
+    for (uint64_t z = 0; z < grid[2]; ++z)
+      for (uint64_t y = 0; y < grid[1]; ++y)
+        for (uint64_t x = 0; x < grid[0]; ++x)
+          ASSERT_EQ(evaluator.run(grid, {x, y, z}),
+                    referenceOrder(grid, {x, y, z}, 8, 4, 8))
+              << "grid " << grid[0] << "x" << grid[1] << "x" << grid[2]
+              << " block " << x << "," << y << "," << z;
 }
 
 TEST(GridSwizzle, RecordsItselfAndIsNotAppliedTwice) {

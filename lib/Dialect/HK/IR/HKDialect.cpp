@@ -52,6 +52,16 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #hk.grid_swizzle<...>, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getGridOrderAttrName()) {
+    if (!isa<KernelOp>(op))
+      return op->emitError()
+             << "'" << getGridOrderAttrName() << "' belongs on an hk.kernel";
+    if (!isa<GridOrderAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getGridOrderAttrName()
+             << "' must be a #hk.grid_order<...>, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() == getScheduleAttrName())
     return verifyLoopSchedule(op, attr.getValue());
   // Launch facts the lowering hands to launchers (see LaunchGrid.h).

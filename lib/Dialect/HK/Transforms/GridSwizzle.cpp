@@ -71,12 +71,20 @@ public:
   using HKGridSwizzleBase::HKGridSwizzleBase;
 
   void runOnOperation() override {
-    if (chunk == 0 && group == 0)
-      return;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       if (kernel->hasAttr(HKDialect::getGridSwizzleAttrName()))
         return WalkResult::advance();
-      if (failed(swizzle(kernel)))
+      // The kernel's own order, if it asks for one, else the options.
+      unsigned kernelChunk = chunk, kernelGroup = group;
+      if (auto order = kernel->getAttrOfType<GridOrderAttr>(
+              HKDialect::getGridOrderAttrName())) {
+        kernelChunk = order.getChunk();
+        kernelGroup = order.getGroup();
+        kernel->removeAttr(HKDialect::getGridOrderAttrName());
+      }
+      if (kernelChunk == 0 && kernelGroup == 0)
+        return WalkResult::advance();
+      if (failed(swizzle(kernel, kernelChunk, kernelGroup)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });
@@ -85,9 +93,9 @@ public:
   }
 
 private:
-  LogicalResult swizzle(KernelOp kernel) {
+  LogicalResult swizzle(KernelOp kernel, unsigned xcdChunk, unsigned rowGroup) {
     unsigned xcds = 1;
-    if (chunk > 0) {
+    if (xcdChunk > 0) {
       const ChipInfo *chip = lookupTargetChip(kernel);
       if (!chip)
         return kernel.emitOpError()
@@ -113,13 +121,13 @@ private:
 
     Value slice = ib.mul(gx, gy);
     Value pid = ib.add(ib.mul(ib.add(ib.mul(z, gy), y), gx), x);
-    if (chunk > 0)
-      pid = remapToXcds(ib, pid, ib.mul(slice, gz), xcds, chunk);
+    if (xcdChunk > 0)
+      pid = remapToXcds(ib, pid, ib.mul(slice, gz), xcds, xcdChunk);
     Value newZ = ib.div(pid, slice);
     Value inSlice = ib.rem(pid, slice);
     Value newX, newY;
-    if (group > 0) {
-      Value rows = ib.constant(group);
+    if (rowGroup > 0) {
+      Value rows = ib.constant(rowGroup);
       Value perGroup = ib.mul(rows, gy);
       Value firstRow = ib.mul(ib.div(inSlice, perGroup), rows);
       Value groupRows = ib.min(ib.sub(gx, firstRow), rows);
@@ -141,8 +149,9 @@ private:
       op.replaceAllUsesWith(replacement);
       op.erase();
     }
-    kernel->setAttr(HKDialect::getGridSwizzleAttrName(),
-                    GridSwizzleAttr::get(&getContext(), chunk, group, xcds));
+    kernel->setAttr(
+        HKDialect::getGridSwizzleAttrName(),
+        GridSwizzleAttr::get(&getContext(), xcdChunk, rowGroup, xcds));
     return success();
   }
 };

@@ -285,6 +285,25 @@ def HK_TargetAttr : HK_Attr<"Target", "target"> {
   }];
 }
 
+def HK_GridOrderAttr : HK_Attr<"GridOrder", "grid_order"> {
+  let summary = "the block order a kernel asks hk-grid-swizzle for";
+  let description = [{
+    Written on an `hk.kernel` as `hk.grid_order` by its author:
+    `#hk.grid_order<chunk = 4, group = 8>` asks `hk-grid-swizzle` for
+    that block order (the parameters of its options) whatever the pass
+    options say; `chunk = 0, group = 0` keeps the hardware order. The
+    order suits the kernel's tiles and the chip: which blocks share
+    operand tiles in L2, and where their output tiles fall in its sets.
+
+    ```mlir
+    hk.kernel @gemm(...) waves(8) attributes {
+        hk.grid_order = #hk.grid_order<chunk = 4, group = 8>} { ... }
+    ```
+  }];
+  let parameters = (ins "unsigned":$chunk, "unsigned":$group);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def HK_GridSwizzleAttr : HK_Attr<"GridSwizzle", "grid_swizzle"> {
   let summary = "the block order a kernel was given by hk-grid-swizzle";
   let description = [{

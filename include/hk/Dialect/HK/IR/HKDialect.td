@@ -36,6 +36,10 @@ def HK_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("hk.target");
     }
+    /// Name of the kernel attribute asking for a block order.
+    static constexpr ::llvm::StringLiteral getGridOrderAttrName() {
+      return ::llvm::StringLiteral("hk.grid_order");
+    }
     /// Name of the kernel attribute recording the block order.
     static constexpr ::llvm::StringLiteral getGridSwizzleAttrName() {
       return ::llvm::StringLiteral("hk.grid_swizzle");

@@ -363,8 +363,11 @@ def HKGridSwizzle : Pass<"hk-grid-swizzle", "mlir::ModuleOp"> {
     address derived from them, in vector registers (a buffer load whose
     scalar offset lives in a vector register becomes a loop over lanes).
 
+    A kernel's own `hk.grid_order` attribute (`#hk.grid_order<chunk = 4,
+    group = 8>`) takes the options' place for that kernel and is consumed.
     A kernel records what it received in a `hk.grid_swizzle` attribute and
-    is not swizzled twice. `chunk=0 group=0` (the default) changes nothing.
+    is not swizzled twice. `chunk=0 group=0` (the default) changes nothing
+    in kernels that ask for no order.
   }];
   let options = [
     Option<"chunk", "chunk", "unsigned", /*default=*/"0",
