@@ -222,4 +222,6 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // HK-RUN: gemm kernel=gemm_abt_fp8 form=abt block=128x128 chips=gfx950 shapes=128x128x256,100x200x130
 // HK-RUN: gemm kernel=gemm_abt_fp8_interleave form=abt block=128x128 chips=gfx950 shapes=128x128x256,100x200x130
 // HK-RUN: gemm kernel=gemm_abt_fp8_pingpong form=abt block=256x256 chips=gfx950 shapes=256x256x256,512x256x384,300x500x130
-// HK-RUN: gemm kernel=gemm_abt_fp8_pingpong_k64_s4 form=abt block=256x256 chips=gfx950 shapes=256x256x256,512x256x384,300x500x130,256x512x64
+// (2304x2304 is 81 blocks: two whole runs of the block order's 8 XCDs x 4,
+// and a tail that keeps its ids.)
+// HK-RUN: gemm kernel=gemm_abt_fp8_pingpong_k64_s4 form=abt block=256x256 chips=gfx950 shapes=256x256x256,512x256x384,300x500x130,256x512x64,2304x2304x64
