@@ -27,6 +27,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <optional>
+
 namespace hk {
 #define GEN_PASS_DEF_CONVERTHKTOAMDGPU
 #include "hk/Conversion/Passes.h.inc"
@@ -207,12 +209,18 @@ struct GridDimLowering : public OpConversionPattern<GridDimOp> {
     };
     Value gridSize = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
                                           fieldPtr(12 + 4 * dim), 4);
+    // The kernel's block is 64 * waves work-items in x, as its LLVM
+    // function (once converted) requires.
+    std::optional<int64_t> required;
+    if (auto kernel = op->getParentOfType<KernelOp>())
+      required = dim == 0 ? int64_t(kernel.getWaves()) * 64 : 1;
+    else if (auto func = op->getParentOfType<LLVM::LLVMFuncOp>())
+      if (auto size = func->getAttrOfType<DenseI32ArrayAttr>(
+              "rocdl.reqd_work_group_size"))
+        required = size[dim];
     Value groupSize;
-    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (auto required = func ? func->getAttrOfType<DenseI32ArrayAttr>(
-                                   "rocdl.reqd_work_group_size")
-                             : DenseI32ArrayAttr()) {
-      groupSize = constI32(rewriter, loc, required[dim]);
+    if (required) {
+      groupSize = constI32(rewriter, loc, *required);
     } else {
       groupSize = LLVM::LoadOp::create(rewriter, loc, rewriter.getI16Type(),
                                        fieldPtr(4 + 2 * dim), 2);
