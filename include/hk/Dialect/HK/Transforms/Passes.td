@@ -371,9 +371,11 @@ def HKGridSwizzle : Pass<"hk-grid-swizzle", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chunk", "chunk", "unsigned", /*default=*/"0",
-           "Consecutive blocks per XCD (0: no XCD remap)">,
+           "Consecutive blocks per XCD (0: no XCD remap) in kernels "
+           "without an hk.grid_order">,
     Option<"group", "group", "unsigned", /*default=*/"0",
-           "Block rows per group (0: row-major order)">,
+           "Block rows per group (0: row-major order) in kernels without "
+           "an hk.grid_order">,
   ];
   let dependentDialects = ["::hk::HKDialect", "mlir::arith::ArithDialect",
                            "mlir::ROCDL::ROCDLDialect"];
