@@ -426,12 +426,12 @@ static llvm::Error validateLaunch(const ChipInfo &chip,
                      " work-items exceeds kernel '" + kernel.name +
                      "''s max_flat_workgroup_size of " + llvm::Twine(limit));
   const std::array<uint32_t, 3> &reqd = kernel.reqdWorkgroupSize;
-  if (reqd[0] &&
-      (block.x != reqd[0] || block.y != reqd[1] || block.z != reqd[2]))
+  Dim3 required{reqd[0], reqd[1], reqd[2]};
+  if (required.x &&
+      (block.x != required.x || block.y != required.y || block.z != required.z))
     return makeError("block " + formatDim3(block) + " is not kernel '" +
                      kernel.name + "''s required workgroup size " +
-                     llvm::Twine(reqd[0]) + "x" + llvm::Twine(reqd[1]) + "x" +
-                     llvm::Twine(reqd[2]) + " (.reqd_workgroup_size)");
+                     formatDim3(required) + " (.reqd_workgroup_size)");
   if (block.x > kMaxBlockDim || block.y > kMaxBlockDim ||
       block.z > kMaxBlockDim)
     return makeError("block dimensions must be at most " +

@@ -40,28 +40,25 @@ static LogicalResult verifyLoopSchedule(Operation *op, Attribute schedule) {
                             [&] { return op->emitError(); });
 }
 
+/// A kernel attribute whose value is an `AttrT` (#hk.<mnemonic><...>).
+template <typename AttrT>
+static LogicalResult verifyKernelAttribute(Operation *op, NamedAttribute attr) {
+  if (!isa<KernelOp>(op))
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' belongs on an hk.kernel";
+  if (!isa<AttrT>(attr.getValue()))
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be a #hk." << AttrT::getMnemonic()
+                           << "<...>, got " << attr.getValue();
+  return success();
+}
+
 LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
-  if (attr.getName() == getGridSwizzleAttrName()) {
-    if (!isa<KernelOp>(op))
-      return op->emitError()
-             << "'" << getGridSwizzleAttrName() << "' belongs on an hk.kernel";
-    if (!isa<GridSwizzleAttr>(attr.getValue()))
-      return op->emitError()
-             << "'" << getGridSwizzleAttrName()
-             << "' must be a #hk.grid_swizzle<...>, got " << attr.getValue();
-    return success();
-  }
-  if (attr.getName() == getGridOrderAttrName()) {
-    if (!isa<KernelOp>(op))
-      return op->emitError()
-             << "'" << getGridOrderAttrName() << "' belongs on an hk.kernel";
-    if (!isa<GridOrderAttr>(attr.getValue()))
-      return op->emitError()
-             << "'" << getGridOrderAttrName()
-             << "' must be a #hk.grid_order<...>, got " << attr.getValue();
-    return success();
-  }
+  if (attr.getName() == getGridSwizzleAttrName())
+    return verifyKernelAttribute<GridSwizzleAttr>(op, attr);
+  if (attr.getName() == getGridOrderAttrName())
+    return verifyKernelAttribute<GridOrderAttr>(op, attr);
   if (attr.getName() == getScheduleAttrName())
     return verifyLoopSchedule(op, attr.getValue());
   // Launch facts the lowering hands to launchers (see LaunchGrid.h).
