@@ -19,3 +19,12 @@ hk.kernel @wrong_order() waves(1) attributes {hk.grid_order = #hk.grid_swizzle<c
 hk.kernel @order_without_target() waves(1) attributes {hk.grid_order = #hk.grid_order<chunk = 2, group = 0>} {
   hk.return
 }
+
+// -----
+
+// A negative chunk wraps in the unsigned parameter and is caught by its
+// bound.
+// expected-error @below {{grid order chunk and group must be at most 1048576, got chunk = 4294967295, group = 8}}
+hk.kernel @negative_chunk() waves(1) attributes {hk.grid_order = #hk.grid_order<chunk = -1, group = 8>} {
+  hk.return
+}

@@ -334,6 +334,18 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+GridOrderAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned chunk, unsigned group) {
+  // Beyond any sensible run or group; also where a negative value, which
+  // the unsigned parameters wrap, lands.
+  constexpr unsigned kMax = 1u << 20;
+  if (chunk > kMax || group > kMax)
+    return emitError() << "grid order chunk and group must be at most " << kMax
+                       << ", got chunk = " << chunk << ", group = " << group;
+  return success();
+}
+
 const ChipInfo &TargetAttr::getChipInfo() const {
   return *ChipInfo::lookup(getChip());
 }

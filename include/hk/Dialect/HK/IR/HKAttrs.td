@@ -291,7 +291,8 @@ def HK_GridOrderAttr : HK_Attr<"GridOrder", "grid_order"> {
     Written on an `hk.kernel` as `hk.grid_order` by its author:
     `#hk.grid_order<chunk = 4, group = 8>` asks `hk-grid-swizzle` for
     that block order (the parameters of its options) whatever the pass
-    options say; `chunk = 0, group = 0` keeps the hardware order. The
+    options say; `chunk = 0, group = 0` keeps the hardware order. Each is
+    at most 1048576 (2^20 blocks per run or rows per group). The
     order suits the kernel's tiles and the chip: which blocks share
     operand tiles in L2, and where their output tiles fall in its sets.
 
@@ -302,6 +303,7 @@ def HK_GridOrderAttr : HK_Attr<"GridOrder", "grid_order"> {
   }];
   let parameters = (ins "unsigned":$chunk, "unsigned":$group);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def HK_GridSwizzleAttr : HK_Attr<"GridSwizzle", "grid_swizzle"> {
