@@ -9,8 +9,9 @@
 // The four copies take 128 KiB of the 160 KiB of LDS. After the loop the
 // block's C tile is staged through LDS in the same bytes (the wait and the
 // barrier end the loop's use of them), so that every global store writes
-// whole 128-byte lines. The block order is gemm_pingpong_gfx950.mlir's
-// (`hk.grid_order`, explained there).
+// whole 128-byte lines. Each wave computes its tile of C transposed and
+// renames it back, so that it writes LDS 8 bytes at a time; the block order
+// is gemm_pingpong_gfx950.mlir's (`hk.grid_order`); both explained there.
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @gemm_pingpong_k32_s4(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
                                   %C: !hk.gl<?x?xbf16>)
@@ -32,24 +33,25 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
     %sA = hk.alloc : !hk.st<256x32xbf16>
     %sB = hk.alloc : !hk.st<256x32xbf16>
-    %zero = hk.zero : !hk.rt<128x64xf32>
+    %zero = hk.zero : !hk.rt<64x128xf32>
     %acc = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c = %zero)
-        -> !hk.rt<128x64xf32> {
+        -> !hk.rt<64x128xf32> {
       hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<256x32xbf16>
       hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xbf16>, !hk.st<256x32xbf16>
       hk.barrier
       %a = hk.load %sA[%wm, %c0] : !hk.st<256x32xbf16> -> !hk.rt<128x32xbf16>
       %b = hk.load %sB[%wn, %c0] : !hk.st<256x32xbf16> -> !hk.rt<64x32xbf16>
-      %d = hk.mma abt %a, %b, %c
-          : !hk.rt<128x32xbf16>, !hk.rt<64x32xbf16>, !hk.rt<128x64xf32>
+      %d = hk.mma abt %b, %a, %c
+          : !hk.rt<64x32xbf16>, !hk.rt<128x32xbf16>, !hk.rt<64x128xf32>
       hk.barrier
-      scf.yield %d : !hk.rt<128x64xf32>
+      scf.yield %d : !hk.rt<64x128xf32>
     }
 
     hk.wait
     hk.barrier
     %sC = hk.alloc : !hk.st<256x256xbf16>
-    hk.store %acc, %sC[%wm, %wn] : !hk.rt<128x64xf32> -> !hk.st<256x256xbf16>
+    %acct = hk.transpose %acc : !hk.rt<64x128xf32> -> !hk.rt<128x64xf32>
+    hk.store %acct, %sC[%wm, %wn] : !hk.rt<128x64xf32> -> !hk.st<256x256xbf16>
     hk.barrier
     hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
     hk.return
