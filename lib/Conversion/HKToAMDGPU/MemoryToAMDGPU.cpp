@@ -320,6 +320,24 @@ struct AllocLowering : public OpConversionPattern<AllocOp> {
   const LdsPlan &plan;
 };
 
+/// The global access of `op`, an hk.load or hk.store of register tile
+/// `tile` at `indices` of global view `view` (converted), on the kernel's
+/// target chip; a match failure that says why when there is none.
+template <typename OpT>
+static FailureOr<GlobalTileAccess>
+matchGlobalAccess(ConversionPatternRewriter &rewriter, OpT op, Value view,
+                  ValueRange indices, RegisterTileType tile) {
+  const ChipInfo *chip = lookupTargetChip(op);
+  if (!chip)
+    return rewriter.notifyMatchFailure(op, "no target chip");
+  FailureOr<GlobalTileAccess> access =
+      prepareGlobalAccess(rewriter, op.getLoc(), view, indices, tile, *chip,
+                          op.getPath() == TransferPath::Buffer);
+  if (failed(access))
+    return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+  return access;
+}
+
 struct LoadLowering : public OpConversionPattern<LoadOp> {
   LoadLowering(HKTypeConverter &converter, MLIRContext *ctx, const LdsPlan &lds)
       : OpConversionPattern(converter, ctx), lds(lds) {}
@@ -334,14 +352,10 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
     Location loc = op.getLoc();
     Value raw;
     if (isa<GlobalViewType>(op.getSource().getType())) {
-      const ChipInfo *chip = lookupTargetChip(op);
-      if (!chip)
-        return rewriter.notifyMatchFailure(op, "no target chip");
-      FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
-          rewriter, loc, adaptor.getSource(), adaptor.getIndices(), tile, *chip,
-          op.getPath() == TransferPath::Buffer);
+      FailureOr<GlobalTileAccess> access = matchGlobalAccess(
+          rewriter, op, adaptor.getSource(), adaptor.getIndices(), tile);
       if (failed(access))
-        return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+        return failure();
       raw = emitGlobalTileLoad(rewriter, loc, *access,
                                tile.getNumElements() / 64);
     } else {
@@ -386,14 +400,10 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    const ChipInfo *chip = lookupTargetChip(op);
-    if (!chip)
-      return rewriter.notifyMatchFailure(op, "no target chip");
-    FailureOr<GlobalTileAccess> access = prepareGlobalAccess(
-        rewriter, loc, adaptor.getDest(), adaptor.getIndices(), tile, *chip,
-        op.getPath() == TransferPath::Buffer);
+    FailureOr<GlobalTileAccess> access = matchGlobalAccess(
+        rewriter, op, adaptor.getDest(), adaptor.getIndices(), tile);
     if (failed(access))
-      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+      return failure();
     emitGlobalTileStore(rewriter, loc, *access,
                         convert(rewriter, adaptor.getValue()));
     rewriter.eraseOp(op);

@@ -104,19 +104,17 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // that bound.
 // CHECK-LABEL: hk.kernel @interleave
 // CHECK: %[[LAST:.*]] = arith.addi %[[C0:.*]], %{{.*}} : index
-// CHECK-NEXT: %[[BEFORE:.*]] = arith.subi %[[LAST]], %[[STEP:.*]] : index
 // CHECK-NEXT: %[[NONEMPTY:.*]] = arith.cmpi slt, %[[C0]], %[[N:.*]] : index
 // CHECK-NEXT: %[[IN0:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[C0]]]
 // CHECK-NEXT: %[[FIRST:.*]] = arith.andi %[[NONEMPTY]], %[[IN0]]
-// CHECK-NEXT: %[[NONE:.*]] = arith.subi %[[C0]], %[[STEP]]
 // CHECK-NEXT: %[[INL:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[LAST]]]
-// CHECK-NEXT: %[[INLAST:.*]] = arith.andi %[[NONEMPTY]], %[[INL]]
-// CHECK-NEXT: %[[ALL:.*]] = arith.andi %[[FIRST]], %[[INLAST]]
+// CHECK-NEXT: %[[ALL:.*]] = arith.andi %[[FIRST]], %[[INL]]
+// CHECK-NEXT: %[[BEFORE:.*]] = arith.subi %[[LAST]], %[[STEP:.*]] : index
 // CHECK-NEXT: %[[HASBEFORE:.*]] = arith.cmpi sle, %[[C0]], %[[BEFORE]]
+// CHECK-NEXT: %[[FIRSTB:.*]] = arith.andi %[[FIRST]], %[[HASBEFORE]]
 // CHECK-NEXT: %[[INB:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[BEFORE]]]
-// CHECK-NEXT: %[[INBEFORE:.*]] = arith.andi %[[NONEMPTY]], %[[INB]]
-// CHECK-NEXT: %[[BEFOREOK:.*]] = arith.andi %[[HASBEFORE]], %[[INBEFORE]]
-// CHECK-NEXT: %[[BUTLAST:.*]] = arith.andi %[[FIRST]], %[[BEFOREOK]]
+// CHECK-NEXT: %[[BUTLAST:.*]] = arith.andi %[[FIRSTB]], %[[INB]]
+// CHECK-NEXT: %[[NONE:.*]] = arith.subi %[[C0]], %[[STEP]]
 // CHECK-NEXT: %[[B2:.*]] = arith.select %[[BUTLAST]], %[[BEFORE]], %[[NONE]]
 // CHECK-NEXT: %[[BOUND:.*]] = arith.select %[[ALL]], %[[LAST]], %[[B2]]
 // CHECK-NEXT: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %{{.*}}, %[[SPARE:.*]] = %{{.*}})

@@ -610,15 +610,19 @@ private:
   /// iteration's induction variable. Leaves both null when that cannot be
   /// decided once. Each index is monotonic in the induction variable, so a
   /// tile lies inside its view at every iteration when it does at the
-  /// first (the lower bounds) and at the last (the upper bounds).
-  void buildSteadyStateCondition(OpBuilder &b) {
+  /// first (the lower bounds) and at the last (the upper bounds). Returns
+  /// the first iteration's part of `steady`: the loop runs and its first
+  /// tiles lie inside (null with `steady`).
+  Value buildSteadyStateCondition(OpBuilder &b) {
     lastIv = buildLastInductionVar(b);
     if (!lastIv)
-      return;
+      return {};
     Value lb = loop.getLowerBound();
     Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            lb, loop.getUpperBound());
-    steady = andTilesInside(b, {lb, lastIv}, nonEmpty);
+    Value first = andTilesInside(b, lb, nonEmpty);
+    steady = andTilesInside(b, lastIv, first);
+    return first;
   }
 
   /// At `b`, before the loop: `prefetchBound`, the last induction
@@ -627,33 +631,23 @@ private:
   /// when k + step <= prefetchBound, one comparison instead of a bounds
   /// check per load. Each index grows with the induction variable, so the
   /// tiles lie inside at every iteration up to one where they do, from the
-  /// first on; the bound is the last iteration, or the one before (a
-  /// ragged last tile), or below the first. Sets `steady` and `lastIv` as
-  /// buildSteadyStateCondition does (the bound is then the last
-  /// iteration). Left null when some load's indices do not grow with the
-  /// induction variable.
+  /// first on; the bound is the last iteration (when `steady`), or the one
+  /// before (a ragged last tile), or below the first. Sets `steady` and
+  /// `lastIv` (buildSteadyStateCondition); all three stay null when some
+  /// load's indices do not grow with the induction variable.
   void buildPrefetchBound(OpBuilder &b) {
-    Value last = buildLastInductionVar(b);
-    if (!last)
+    Value first = buildSteadyStateCondition(b);
+    if (!first)
       return;
-    lastIv = last;
     Value lb = loop.getLowerBound(), step = loop.getStep();
-    Value beforeLast = arith::SubIOp::create(b, loc, last, step);
-    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           lb, loop.getUpperBound());
-    Value first = andTilesInside(b, lb, nonEmpty);
-    Value none = arith::SubIOp::create(b, loc, lb, step);
-    Value allInside =
-        arith::AndIOp::create(b, loc, first, andTilesInside(b, last, nonEmpty));
-    steady = allInside;
+    Value beforeLast = arith::SubIOp::create(b, loc, lastIv, step);
     Value hasBeforeLast = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::sle, lb, beforeLast);
-    Value allButLastInside = arith::AndIOp::create(
-        b, loc, first,
-        arith::AndIOp::create(b, loc, hasBeforeLast,
-                              andTilesInside(b, beforeLast, nonEmpty)));
+    Value allButLastInside = andTilesInside(
+        b, beforeLast, arith::AndIOp::create(b, loc, first, hasBeforeLast));
+    Value none = arith::SubIOp::create(b, loc, lb, step);
     prefetchBound = arith::SelectOp::create(
-        b, loc, allInside, last,
+        b, loc, steady, lastIv,
         arith::SelectOp::create(b, loc, allButLastInside, beforeLast, none));
   }
 
