@@ -10,6 +10,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 using namespace hk;
@@ -136,11 +137,34 @@ namespace {
 /// reg | lane << 8 | bitLo << 16, computed once per configuration.
 struct MfmaPlan {
   std::vector<uint32_t> a, b, d;
+  /// For an operand whose elements never straddle two registers (widths
+  /// that divide 32): each element's index among the operand's registers
+  /// read word by word, (reg * 64 + lane) * (32 / bits) + bitLo / bits,
+  /// and how many such slots the operand's registers hold. Empty
+  /// otherwise (fp6, f64).
+  std::vector<uint32_t> aSlots, bSlots;
+  unsigned aSlotCount = 0, bSlotCount = 0;
 };
 } // namespace
 
 static uint32_t packLocation(MfmaLocation loc) {
   return loc.reg | (loc.lane << 8) | (loc.bitLo << 16);
+}
+
+/// The slot indices of `locations` (packed) for `bits`-bit elements, when
+/// `bits` divides 32; see MfmaPlan.
+static void setSlots(const std::vector<uint32_t> &locations, unsigned bits,
+                     std::vector<uint32_t> &slots, unsigned &count) {
+  if (bits > 32 || 32 % bits != 0)
+    return;
+  unsigned perWord = 32 / bits, regs = 0;
+  slots.reserve(locations.size());
+  for (uint32_t p : locations) {
+    unsigned reg = p & 0xff, lane = (p >> 8) & 0xff, bitLo = p >> 16;
+    slots.push_back((reg * 64 + lane) * perWord + bitLo / bits);
+    regs = std::max(regs, reg + 1);
+  }
+  count = regs * 64 * perWord;
 }
 
 static const MfmaPlan &planFor(const MfmaInstr &instr,
@@ -179,6 +203,8 @@ static const MfmaPlan &planFor(const MfmaInstr &instr,
       for (unsigned j = 0; j < N; ++j)
         plan.d.push_back(packLocation(mfmaDLocation(instr, i, j, blk)));
   }
+  setSlots(plan.a, mfmaOperandBits(instr, fmtA), plan.aSlots, plan.aSlotCount);
+  setSlots(plan.b, mfmaOperandBits(instr, fmtB), plan.bSlots, plan.bSlotCount);
   return plans.emplace(key, std::move(plan)).first->second;
 }
 
@@ -195,11 +221,14 @@ decodeTable(MfmaElement kind, Fp8Format fp8, unsigned format, unsigned bits) {
 }
 
 /// Decodes every element of one operand, in plan order, into `out`.
+/// `slots`/`slotCount` are the plan's word-by-word slots (MfmaPlan), empty
+/// when the elements' width does not divide 32.
 static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
                           unsigned bits, const uint32_t (*regs)[64],
                           const std::vector<uint32_t> &plan,
-                          const uint32_t *scale, unsigned scaleByte,
-                          double *out) {
+                          const std::vector<uint32_t> &slots,
+                          unsigned slotCount, const uint32_t *scale,
+                          unsigned scaleByte, double *out) {
   size_t n = plan.size();
   if (kind == MfmaElement::F64) {
     for (size_t e = 0; e < n; ++e) {
@@ -221,7 +250,44 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
     for (unsigned lane = 0; lane < 64; ++lane)
       laneScale[lane] = e8m0ToDouble(uint8_t(scale[lane] >> (8 * scaleByte)));
   // One loop per decoding, so that none tests the element kind per element.
+  // Where elements never straddle registers, the operand's registers are
+  // decoded word by word, in order (each element once, however often the
+  // plan reads it), and the plan gathers the values.
+  thread_local std::vector<double> decoded;
   auto decodeAll = [&](auto decode) {
+    if (!slots.empty()) {
+      decoded.resize(slotCount);
+      // The elements of a word, unrolled for each width.
+      auto decodeWords = [&](auto width) {
+        constexpr unsigned w = decltype(width)::value, perWord = 32 / w;
+        constexpr uint32_t mask = w == 32 ? ~0u : (1u << w) - 1;
+        double *slot = decoded.data();
+        for (unsigned word = 0, e = slotCount / perWord; word < e; ++word) {
+          unsigned lane = word % 64;
+          uint32_t bitsOf = regs[word / 64][lane];
+          double factor = scale ? laneScale[lane] : 1.0;
+          for (unsigned s = 0; s < perWord; ++s)
+            *slot++ = decode((bitsOf >> (s * w)) & mask) * factor;
+        }
+      };
+      switch (bits) {
+      case 4:
+        decodeWords(std::integral_constant<unsigned, 4>());
+        break;
+      case 8:
+        decodeWords(std::integral_constant<unsigned, 8>());
+        break;
+      case 16:
+        decodeWords(std::integral_constant<unsigned, 16>());
+        break;
+      default:
+        decodeWords(std::integral_constant<unsigned, 32>());
+        break;
+      }
+      for (size_t e = 0; e < n; ++e)
+        out[e] = decoded[slots[e]];
+      return;
+    }
     for (size_t e = 0; e < n; ++e) {
       uint32_t p = plan[e];
       MfmaLocation loc{p & 0xff, (p >> 8) & 0xff, p >> 16};
@@ -274,9 +340,11 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
   a.resize(plan.a.size());
   b.resize(plan.b.size());
   decodeOperand(instr.a, fp8, fmtA, mfmaOperandBits(instr, fmtA), ops.a, plan.a,
-                scaled ? ops.scaleA : nullptr, ops.scaleByteA, a.data());
+                plan.aSlots, plan.aSlotCount, scaled ? ops.scaleA : nullptr,
+                ops.scaleByteA, a.data());
   decodeOperand(instr.b, fp8, fmtB, mfmaOperandBits(instr, fmtB), ops.b, plan.b,
-                scaled ? ops.scaleB : nullptr, ops.scaleByteB, b.data());
+                plan.bSlots, plan.bSlotCount, scaled ? ops.scaleB : nullptr,
+                ops.scaleByteB, b.data());
   // Results go to a temporary first: D may alias C.
   unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
   uint32_t out[32][64];
