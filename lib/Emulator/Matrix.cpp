@@ -152,10 +152,10 @@ static uint32_t packLocation(MfmaLocation loc) {
 }
 
 /// The slot indices of `locations` (packed) for `bits`-bit elements, when
-/// `bits` divides 32; see MfmaPlan.
+/// `bits` is 4, 8, 16 or 32 (every width but fp6's and f64's); see MfmaPlan.
 static void setSlots(const std::vector<uint32_t> &locations, unsigned bits,
                      std::vector<uint32_t> &slots, unsigned &count) {
-  if (bits > 32 || 32 % bits != 0)
+  if (bits != 4 && bits != 8 && bits != 16 && bits != 32)
     return;
   unsigned perWord = 32 / bits, regs = 0;
   slots.reserve(locations.size());
@@ -281,6 +281,7 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
         decodeWords(std::integral_constant<unsigned, 16>());
         break;
       default:
+        assert(bits == 32 && "setSlots takes widths 4, 8, 16 and 32");
         decodeWords(std::integral_constant<unsigned, 32>());
         break;
       }
