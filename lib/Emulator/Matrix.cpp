@@ -133,17 +133,22 @@ static unsigned blgpSourceLane(unsigned blgp, unsigned lane) {
 }
 
 namespace {
-/// Where every A, B and D element of one MFMA configuration lives, packed as
-/// reg | lane << 8 | bitLo << 16, computed once per configuration.
+/// Where the elements of one A or B operand live, in the order the dot
+/// products take them, packed as reg | lane << 8 | bitLo << 16.
+struct OperandPlan {
+  std::vector<uint32_t> locations;
+  /// For elements 4, 8, 16 or 32 bits wide (never straddling two
+  /// registers): each element's index among the operand's registers read
+  /// word by word, (reg * 64 + lane) * (32 / bits) + bitLo / bits, and how
+  /// many such slots its registers hold. Empty for fp6 and f64.
+  std::vector<uint32_t> slots;
+  unsigned slotCount = 0;
+};
+/// Where every A, B and D element of one MFMA configuration lives (D's
+/// packed as the operands' are), computed once per configuration.
 struct MfmaPlan {
-  std::vector<uint32_t> a, b, d;
-  /// For an operand whose elements never straddle two registers (widths
-  /// that divide 32): each element's index among the operand's registers
-  /// read word by word, (reg * 64 + lane) * (32 / bits) + bitLo / bits,
-  /// and how many such slots the operand's registers hold. Empty
-  /// otherwise (fp6, f64).
-  std::vector<uint32_t> aSlots, bSlots;
-  unsigned aSlotCount = 0, bSlotCount = 0;
+  OperandPlan a, b;
+  std::vector<uint32_t> d;
 };
 } // namespace
 
@@ -151,20 +156,23 @@ static uint32_t packLocation(MfmaLocation loc) {
   return loc.reg | (loc.lane << 8) | (loc.bitLo << 16);
 }
 
-/// The slot indices of `locations` (packed) for `bits`-bit elements, when
-/// `bits` is 4, 8, 16 or 32 (every width but fp6's and f64's); see MfmaPlan.
-static void setSlots(const std::vector<uint32_t> &locations, unsigned bits,
-                     std::vector<uint32_t> &slots, unsigned &count) {
+static MfmaLocation unpackLocation(uint32_t p) {
+  return {p & 0xff, (p >> 8) & 0xff, p >> 16};
+}
+
+/// Fills `operand`'s slots (see OperandPlan) for `bits`-bit elements.
+static void setSlots(OperandPlan &operand, unsigned bits) {
   if (bits != 4 && bits != 8 && bits != 16 && bits != 32)
     return;
   unsigned perWord = 32 / bits, regs = 0;
-  slots.reserve(locations.size());
-  for (uint32_t p : locations) {
-    unsigned reg = p & 0xff, lane = (p >> 8) & 0xff, bitLo = p >> 16;
-    slots.push_back((reg * 64 + lane) * perWord + bitLo / bits);
-    regs = std::max(regs, reg + 1);
+  operand.slots.reserve(operand.locations.size());
+  for (uint32_t p : operand.locations) {
+    MfmaLocation loc = unpackLocation(p);
+    operand.slots.push_back((loc.reg * 64 + loc.lane) * perWord +
+                            loc.bitLo / bits);
+    regs = std::max(regs, loc.reg + 1);
   }
-  count = regs * 64 * perWord;
+  operand.slotCount = regs * 64 * perWord;
 }
 
 static const MfmaPlan &planFor(const MfmaInstr &instr,
@@ -188,7 +196,7 @@ static const MfmaPlan &planFor(const MfmaInstr &instr,
                                   (ops.abid & ((1u << ops.cbsz) - 1));
     for (unsigned i = 0; i < M; ++i)
       for (unsigned k = 0; k < K; ++k)
-        plan.a.push_back(
+        plan.a.locations.push_back(
             packLocation(mfmaALocation(instr, i, k, srcBlock, fmtA)));
     // B is stored row by row: the dot products below add row k of B,
     // times A's element k, to a row of running sums.
@@ -197,14 +205,14 @@ static const MfmaPlan &planFor(const MfmaInstr &instr,
         MfmaLocation loc = mfmaBLocation(instr, k, j, blk, fmtB);
         if (!scaled)
           loc.lane = blgpSourceLane(ops.blgp, loc.lane);
-        plan.b.push_back(packLocation(loc));
+        plan.b.locations.push_back(packLocation(loc));
       }
     for (unsigned i = 0; i < M; ++i)
       for (unsigned j = 0; j < N; ++j)
         plan.d.push_back(packLocation(mfmaDLocation(instr, i, j, blk)));
   }
-  setSlots(plan.a, mfmaOperandBits(instr, fmtA), plan.aSlots, plan.aSlotCount);
-  setSlots(plan.b, mfmaOperandBits(instr, fmtB), plan.bSlots, plan.bSlotCount);
+  setSlots(plan.a, mfmaOperandBits(instr, fmtA));
+  setSlots(plan.b, mfmaOperandBits(instr, fmtB));
   return plans.emplace(key, std::move(plan)).first->second;
 }
 
@@ -221,21 +229,19 @@ decodeTable(MfmaElement kind, Fp8Format fp8, unsigned format, unsigned bits) {
 }
 
 /// Decodes every element of one operand, in plan order, into `out`.
-/// `slots`/`slotCount` are the plan's word-by-word slots (MfmaPlan), empty
-/// when the elements' width does not divide 32.
 static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
                           unsigned bits, const uint32_t (*regs)[64],
-                          const std::vector<uint32_t> &plan,
-                          const std::vector<uint32_t> &slots,
-                          unsigned slotCount, const uint32_t *scale,
+                          const OperandPlan &plan, const uint32_t *scale,
                           unsigned scaleByte, double *out) {
-  size_t n = plan.size();
+  const std::vector<uint32_t> &locations = plan.locations;
+  const std::vector<uint32_t> &slots = plan.slots;
+  unsigned slotCount = plan.slotCount;
+  size_t n = locations.size();
   if (kind == MfmaElement::F64) {
     for (size_t e = 0; e < n; ++e) {
-      uint32_t p = plan[e];
-      unsigned reg = p & 0xff, lane = (p >> 8) & 0xff;
-      out[e] =
-          bitsToF64(regs[reg][lane] | (uint64_t(regs[reg + 1][lane]) << 32));
+      MfmaLocation loc = unpackLocation(locations[e]);
+      out[e] = bitsToF64(regs[loc.reg][loc.lane] |
+                         (uint64_t(regs[loc.reg + 1][loc.lane]) << 32));
     }
     return;
   }
@@ -281,7 +287,7 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
         decodeWords(std::integral_constant<unsigned, 16>());
         break;
       default:
-        assert(bits == 32 && "setSlots takes widths 4, 8, 16 and 32");
+        assert(bits == 32 && "slots exist for widths 4, 8, 16 and 32");
         decodeWords(std::integral_constant<unsigned, 32>());
         break;
       }
@@ -290,8 +296,7 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
       return;
     }
     for (size_t e = 0; e < n; ++e) {
-      uint32_t p = plan[e];
-      MfmaLocation loc{p & 0xff, (p >> 8) & 0xff, p >> 16};
+      MfmaLocation loc = unpackLocation(locations[e]);
       double v = decode(readBits(regs, loc, bits));
       out[e] = scale ? v * laneScale[loc.lane] : v;
     }
@@ -338,14 +343,12 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
   unsigned fmtA = scaled ? ops.cbsz : 0, fmtB = scaled ? ops.blgp : 0;
   const MfmaPlan &plan = planFor(instr, ops);
   thread_local std::vector<double> a, b;
-  a.resize(plan.a.size());
-  b.resize(plan.b.size());
+  a.resize(plan.a.locations.size());
+  b.resize(plan.b.locations.size());
   decodeOperand(instr.a, fp8, fmtA, mfmaOperandBits(instr, fmtA), ops.a, plan.a,
-                plan.aSlots, plan.aSlotCount, scaled ? ops.scaleA : nullptr,
-                ops.scaleByteA, a.data());
+                scaled ? ops.scaleA : nullptr, ops.scaleByteA, a.data());
   decodeOperand(instr.b, fp8, fmtB, mfmaOperandBits(instr, fmtB), ops.b, plan.b,
-                plan.bSlots, plan.bSlotCount, scaled ? ops.scaleB : nullptr,
-                ops.scaleByteB, b.data());
+                scaled ? ops.scaleB : nullptr, ops.scaleByteB, b.data());
   // Results go to a temporary first: D may alias C.
   unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
   uint32_t out[32][64];
