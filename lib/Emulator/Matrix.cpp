@@ -143,6 +143,10 @@ struct OperandPlan {
   /// many such slots its registers hold. Empty for fp6 and f64.
   std::vector<uint32_t> slots;
   unsigned slotCount = 0;
+  /// When every slot holds exactly one element of the plan (no element
+  /// read twice, no slot unread): the element each slot holds, so that
+  /// decoding writes each value in place instead of gathering it after.
+  std::vector<uint32_t> elementOfSlot;
 };
 /// Where every A, B and D element of one MFMA configuration lives (D's
 /// packed as the operands' are), computed once per configuration.
@@ -173,6 +177,17 @@ static void setSlots(OperandPlan &operand, unsigned bits) {
     regs = std::max(regs, loc.reg + 1);
   }
   operand.slotCount = regs * 64 * perWord;
+  if (operand.slots.size() != operand.slotCount)
+    return;
+  constexpr uint32_t kUnset = ~0u;
+  std::vector<uint32_t> inverse(operand.slotCount, kUnset);
+  for (uint32_t e = 0, n = operand.slots.size(); e < n; ++e) {
+    uint32_t &element = inverse[operand.slots[e]];
+    if (element != kUnset)
+      return;
+    element = e;
+  }
+  operand.elementOfSlot = std::move(inverse);
 }
 
 static const MfmaPlan &planFor(const MfmaInstr &instr,
@@ -258,39 +273,44 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
   // One loop per decoding, so that none tests the element kind per element.
   // Where elements never straddle registers, the operand's registers are
   // decoded word by word, in order (each element once, however often the
-  // plan reads it), and the plan gathers the values.
+  // plan reads it): each value goes straight to its element where the plan
+  // gives every slot one, else to a slot array the plan gathers from.
   thread_local std::vector<double> decoded;
   auto decodeAll = [&](auto decode) {
     if (!slots.empty()) {
-      decoded.resize(slotCount);
-      // The elements of a word, unrolled for each width.
-      auto decodeWords = [&](auto width) {
+      // The elements of each word, unrolled for each width, to `store`.
+      auto decodeWords = [&](auto width, auto store) {
         constexpr unsigned w = decltype(width)::value, perWord = 32 / w;
         constexpr uint32_t mask = w == 32 ? ~0u : (1u << w) - 1;
-        double *slot = decoded.data();
         for (unsigned word = 0, e = slotCount / perWord; word < e; ++word) {
           unsigned lane = word % 64;
           uint32_t bitsOf = regs[word / 64][lane];
           double factor = scale ? laneScale[lane] : 1.0;
           for (unsigned s = 0; s < perWord; ++s)
-            *slot++ = decode((bitsOf >> (s * w)) & mask) * factor;
+            store(decode((bitsOf >> (s * w)) & mask) * factor);
         }
       };
-      switch (bits) {
-      case 4:
-        decodeWords(std::integral_constant<unsigned, 4>());
-        break;
-      case 8:
-        decodeWords(std::integral_constant<unsigned, 8>());
-        break;
-      case 16:
-        decodeWords(std::integral_constant<unsigned, 16>());
-        break;
-      default:
-        assert(bits == 32 && "slots exist for widths 4, 8, 16 and 32");
-        decodeWords(std::integral_constant<unsigned, 32>());
-        break;
+      auto decodeWidth = [&](auto store) {
+        switch (bits) {
+        case 4:
+          return decodeWords(std::integral_constant<unsigned, 4>(), store);
+        case 8:
+          return decodeWords(std::integral_constant<unsigned, 8>(), store);
+        case 16:
+          return decodeWords(std::integral_constant<unsigned, 16>(), store);
+        default:
+          assert(bits == 32 && "slots exist for widths 4, 8, 16 and 32");
+          return decodeWords(std::integral_constant<unsigned, 32>(), store);
+        }
+      };
+      if (!plan.elementOfSlot.empty()) {
+        const uint32_t *element = plan.elementOfSlot.data();
+        decodeWidth([&](double value) { out[*element++] = value; });
+        return;
       }
+      decoded.resize(slotCount);
+      double *slot = decoded.data();
+      decodeWidth([&](double value) { *slot++ = value; });
       for (size_t e = 0; e < n; ++e)
         out[e] = decoded[slots[e]];
       return;
@@ -312,28 +332,44 @@ static void decodeOperand(MfmaElement kind, Fp8Format fp8, unsigned format,
         [&](uint32_t raw) { return decodeElement(raw, kind, fp8, format); });
 }
 
-/// sums[j] = sum over k of a[k] * b[k * n + j], each added in k order.
-static void addRowProducts(const double *a, const double *b, unsigned k,
-                           unsigned n, double *sums) {
-  std::fill(sums, sums + n, 0.0);
-  for (unsigned e = 0; e < k; ++e)
-    for (unsigned j = 0; j < n; ++j)
-      sums[j] += a[e] * b[size_t(e) * n + j];
+/// sums[i * n + j] = sum over e of a[i * k + e] * b[e * n + j] for the m
+/// rows of a, each added in e order.
+static void addProducts(const double *a, const double *b, unsigned m,
+                        unsigned k, unsigned n, double *sums) {
+  std::fill(sums, sums + size_t(m) * n, 0.0);
+  for (unsigned i = 0; i < m; ++i)
+    for (unsigned e = 0; e < k; ++e)
+      for (unsigned j = 0; j < n; ++j)
+        sums[size_t(i) * n + j] += a[size_t(i) * k + e] * b[size_t(e) * n + j];
 }
 
-/// The same for n a multiple of 16, sixteen columns at a time: their sums
-/// fit the host's vector registers.
-static void addRowProducts16(const double *a, const double *b, unsigned k,
-                             unsigned n, double *sums) {
-  for (unsigned first = 0; first < n; first += 16) {
-    double acc[16] = {};
-    for (unsigned e = 0; e < k; ++e) {
-      const double *row = b + size_t(e) * n + first;
-      for (unsigned j = 0; j < 16; ++j)
-        acc[j] += a[e] * row[j];
+/// The same for m a multiple of 4 and n of 16, in tiles of 4 rows by 16
+/// columns: each row of b is loaded once for four rows of a, and the 64
+/// running sums are independent chains that fill the host's vector units
+/// (AVX-512 holds them in registers). Built for the widest vector unit the
+/// host has; products are never contracted into fused multiply-adds, so
+/// every build rounds alike.
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void
+addProducts4x16(const double *a, const double *b, unsigned m, unsigned k,
+                unsigned n, double *sums) {
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+  for (unsigned row = 0; row < m; row += 4)
+    for (unsigned first = 0; first < n; first += 16) {
+      double acc[4][16] = {};
+      const double *a0 = a + size_t(row) * k;
+      for (unsigned e = 0; e < k; ++e) {
+        const double *bRow = b + size_t(e) * n + first;
+        for (unsigned r = 0; r < 4; ++r) {
+          double x = a0[size_t(r) * k + e];
+          for (unsigned j = 0; j < 16; ++j)
+            acc[r][j] += x * bRow[j];
+        }
+      }
+      for (unsigned r = 0; r < 4; ++r)
+        std::copy(acc[r], acc[r] + 16, sums + size_t(row + r) * n + first);
     }
-    std::copy(acc, acc + 16, sums + first);
-  }
 }
 
 void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
@@ -353,48 +389,51 @@ void hk::emu::executeMfma(const MfmaInstr &instr, Fp8Format fp8,
   unsigned accRegs = instr.accRegs() * (instr.acc == MfmaElement::F64 ? 2 : 1);
   uint32_t out[32][64];
   assert(N <= 64 && "an MFMA has at most 64 columns");
-  for (unsigned blk = 0; blk < B; ++blk)
-    for (unsigned i = 0; i < M; ++i) {
-      const double *ar = &a[(size_t(blk) * M + i) * K];
-      const double *bk = &b[size_t(blk) * K * N]; // Row k at bk + k * N.
-      const uint32_t *dRow = &plan.d[(size_t(blk) * M + i) * N];
-      if (instr.acc == MfmaElement::I32) {
+  assert(M <= 32 && "an MFMA has at most 32 rows per block");
+  for (unsigned blk = 0; blk < B; ++blk) {
+    const double *aBlock = &a[size_t(blk) * M * K];
+    const double *bBlock = &b[size_t(blk) * K * N]; // Row k at bBlock + k * N.
+    const uint32_t *dBlock = &plan.d[size_t(blk) * M * N];
+    if (instr.acc == MfmaElement::I32) {
+      for (unsigned i = 0; i < M; ++i)
         for (unsigned j = 0; j < N; ++j) {
-          unsigned reg = dRow[j] & 0xff, lane = (dRow[j] >> 8) & 0xff;
+          uint32_t d = dBlock[i * N + j];
+          unsigned reg = d & 0xff, lane = (d >> 8) & 0xff;
           int64_t sum = int32_t(ops.c[reg][lane]);
           for (unsigned k = 0; k < K; ++k)
-            sum += int64_t(ar[k]) * int64_t(bk[size_t(k) * N + j]);
+            sum += int64_t(aBlock[i * K + k]) * int64_t(bBlock[k * N + j]);
           out[reg][lane] = uint32_t(sum);
         }
-        continue;
-      }
-      if (instr.acc == MfmaElement::F64) {
+      continue;
+    }
+    if (instr.acc == MfmaElement::F64) {
+      for (unsigned i = 0; i < M; ++i)
         for (unsigned j = 0; j < N; ++j) {
-          unsigned reg = dRow[j] & 0xff, lane = (dRow[j] >> 8) & 0xff;
+          uint32_t d = dBlock[i * N + j];
+          unsigned reg = d & 0xff, lane = (d >> 8) & 0xff;
           double sum = bitsToF64(ops.c[reg][lane] |
                                  (uint64_t(ops.c[reg + 1][lane]) << 32));
           for (unsigned k = 0; k < K; ++k)
-            sum = std::fma(ar[k], bk[size_t(k) * N + j], sum);
+            sum = std::fma(aBlock[i * K + k], bBlock[k * N + j], sum);
           uint64_t bits = f64ToBits(sum);
           out[reg][lane] = uint32_t(bits);
           out[reg + 1][lane] = uint32_t(bits >> 32);
         }
-        continue;
-      }
-      // Every column's sum is added in k order, a product at a time, so
-      // walking the columns inside (where the compiler vectorizes) gives
-      // the bits one column at a time would.
-      double sums[64];
-      if (N % 16 == 0)
-        addRowProducts16(ar, bk, K, N, sums);
-      else
-        addRowProducts(ar, bk, K, N, sums);
-      for (unsigned j = 0; j < N; ++j) {
-        unsigned reg = dRow[j] & 0xff, lane = (dRow[j] >> 8) & 0xff;
-        out[reg][lane] =
-            f32ToBits(float(sums[j] + bitsToF32(ops.c[reg][lane])));
-      }
+      continue;
     }
+    // Every element's sum is added in k order, a product at a time, so
+    // computing many at once (where the compiler vectorizes) gives the
+    // bits one at a time would.
+    double sums[32 * 64];
+    if (M % 4 == 0 && N % 16 == 0)
+      addProducts4x16(aBlock, bBlock, M, K, N, sums);
+    else
+      addProducts(aBlock, bBlock, M, K, N, sums);
+    for (unsigned e = 0; e < M * N; ++e) {
+      unsigned reg = dBlock[e] & 0xff, lane = (dBlock[e] >> 8) & 0xff;
+      out[reg][lane] = f32ToBits(float(sums[e] + bitsToF32(ops.c[reg][lane])));
+    }
+  }
   for (unsigned r = 0; r < accRegs; ++r)
     std::memcpy(ops.d[r], out[r], sizeof(out[r]));
 }
