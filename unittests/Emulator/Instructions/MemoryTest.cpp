@@ -786,3 +786,32 @@ const std::vector<InstructionCase> kMemoryCases = memoryCases();
 HK_INSTRUCTION_CASES(Memory, kMemoryCases);
 
 } // namespace
+
+/// A raw buffer access is range-checked on voffset plus the instruction's
+/// offset taken as unsigned values, added without wrapping around 32 bits:
+/// a voffset of -4 with offset:8 is out of range (its load returns zero)
+/// although the two add to 4 in 32-bit arithmetic. Splitting a buffer
+/// offset x + C into voffset x and an immediate C is therefore sound only
+/// when x + C does not wrap, as AMD's LLVM reviewers state the hardware's
+/// check (llvm-project pull request 169230); LLVM 22's backend splits
+/// regardless (docs/known-issues.md).
+TEST(BufferRangeCheck, VoffsetAndOffsetDoNotWrap) {
+  for (const char *chip : {"gfx942", "gfx950"}) {
+    SingleWave sw(*ChipInfo::lookup(chip));
+    Memory m = setUp(sw, Space::Buffer);
+    uint32_t word = 0x12345678;
+    std::memcpy(m.host + 4, &word, sizeof(word));
+    Wave &w = sw.wave();
+    for (unsigned l = 0; l < 64; ++l) {
+      w.v[2][l] = 4;
+      w.v[3][l] = uint32_t(-4);
+      w.v[4][l] = w.v[5][l] = 0xdead;
+    }
+    runOrFail(sw, "buffer_load_dword v4, v2, s[8:11], 0 offen");
+    runOrFail(sw, "buffer_load_dword v5, v3, s[8:11], 0 offen offset:8");
+    for (unsigned l = 0; l < 64; ++l) {
+      EXPECT_EQ(w.v[4][l], word) << chip << " lane " << l;
+      EXPECT_EQ(w.v[5][l], 0u) << chip << " lane " << l;
+    }
+  }
+}
