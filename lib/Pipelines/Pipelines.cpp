@@ -197,6 +197,8 @@ void hk::buildHKPipeline(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createHKHoistLoopSetup());
   if (options.unswitch)
     pm.addPass(createHKUnswitchLoops());
+  if (options.peelZeroStart)
+    pm.addPass(createHKPeelZeroStart());
 
   // Upstream conversions to the LLVM and ROCDL dialects. Index arithmetic is
   // 32-bit, like the kernel ABI's sizes and strides.

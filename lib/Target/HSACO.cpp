@@ -27,6 +27,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -79,6 +80,29 @@ static void initializeAMDGPUTarget() {
     LLVMInitializeAMDGPUAsmPrinter();
     LLVMInitializeAMDGPUAsmParser();
   });
+}
+
+/// Turns off LLVM's loop strength reduction for every code object. LLVM
+/// 22's instruction selection splits a buffer offset x + C into voffset x
+/// and immediate C even when the addition wraps, and the hardware's range
+/// check, which takes the two unsigned and unwrapped, then rejects a
+/// negative x; the offsets HK-MLIR writes are sums of non-negative terms,
+/// but loop strength reduction rewrites them around induction variables
+/// of its own, whose values can be negative (docs/known-issues.md). An
+/// LLVM without the option gets no code object rather than a wrong one.
+static llvm::Error disableLoopStrengthReduction() {
+  static llvm::cl::opt<bool> *option = [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("disable-lsr");
+    return it == options.end() ? nullptr
+                               : static_cast<llvm::cl::opt<bool> *>(it->second);
+  }();
+  if (!option)
+    return makeError("this LLVM has no -disable-lsr option: HK-MLIR turns "
+                     "loop strength reduction off against a miscompile of "
+                     "buffer offsets (docs/known-issues.md)");
+  option->setValue(true);
+  return llvm::Error::success();
 }
 
 static std::string listToggleableFeatures(const ChipInfo &chip) {
@@ -143,6 +167,8 @@ static llvm::Error checkFunctionTargets(const llvm::Module &module,
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const TargetOptions &options) {
   initializeAMDGPUTarget();
+  if (llvm::Error error = disableLoopStrengthReduction())
+    return std::move(error);
   llvm::Triple triple(kTriple);
   std::string error;
   const llvm::Target *target =

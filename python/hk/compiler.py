@@ -263,7 +263,9 @@ def compile(source, chip, *, name="<source>", spills="warn", **options):
     ``direct`` ("auto", "always" or "never": direct-to-LDS group loads),
     ``exact_waits``, ``unswitch`` (the main loop versioned on its
     loop-invariant branches; see :attr:`Module.unswitch_spilled`),
-    ``lds_swizzle``, ``grid_chunk`` and ``grid_group``
+    ``peel_zero_start`` (a loop whose MFMA accumulators start at zero
+    runs its first iteration on its own), ``lds_swizzle``, ``grid_chunk``
+    and ``grid_group``
     (hk-grid-swizzle), ``setprio`` (the schedules' raised priority:
     "auto", the default, where the cost function predicts it pays, or
     True/False), ``mfma_per_group``, ``ds_reads_per_group`` and

@@ -225,7 +225,8 @@ def test_compile_options_are_the_pipelines():
     options (hk-opt's --hk-pipeline, which hk-run's flags share)."""
     options = hk.compile_options()
     assert list(options) == [
-        "direct", "exact_waits", "unswitch", "lds_swizzle", "grid_chunk", "grid_group",
+        "direct", "exact_waits", "unswitch", "peel_zero_start", "lds_swizzle",
+        "grid_chunk", "grid_group",
         "setprio", "mfma_per_group", "ds_reads_per_group", "vmem_per_group"]
     assert options["direct"]["values"] == ["auto", "always", "never"]
     assert options["setprio"]["values"] == ["auto", "true", "false"]

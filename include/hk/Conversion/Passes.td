@@ -117,4 +117,36 @@ def HKUnswitchLoops : Pass<"hk-unswitch-loops", "mlir::ModuleOp"> {
   ];
 }
 
+def HKPeelZeroStart : Pass<"hk-peel-zero-start", "mlir::ModuleOp"> {
+  let summary = "Run the first iteration of loops whose MFMA accumulators "
+                "start at zero on its own";
+  let description = [{
+    On lowered code (after `convert-hk-to-amdgpu`), a loop that carries an
+    MFMA accumulator from zero receives it in registers zeroed before the
+    loop: a `v_mov` per register, 128 per wave in the 256x256 ping-pong
+    GEMMs, issued between the prologue's barrier and the first MFMA, where
+    the wave group that computes first waits for them. This pass peels the
+    first iteration of each such loop into an `scf.if` on the loop running
+    at all. In that copy the accumulators are the zero constant, which
+    every MFMA reads as an inline operand, and the loop starts one step
+    later from the copy's results; the zeros are materialised only on the
+    branch where the loop does not run.
+
+    A loop is peeled when one of its initial values is a zero splat that
+    reaches an MFMA's accumulator operand in the body through element moves
+    alone (strided slices and inserts, extracts, shuffles, casts), and when
+    its body holds no loop of its own. A value that passes through
+    arithmetic first (attention's rescaled output) would still have its
+    zeros computed on. A nested loop is an edge tile's element-by-element
+    path in a loop copy of `hk-unswitch-loops` run on few tiles: copying
+    it grows the code most and, in three of the example GEMMs, made LLVM
+    spill registers. The body is copied once per peeled loop, so the
+    code grows by one iteration of each steady-state loop copy.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::scf::SCFDialect",
+  ];
+}
+
 #endif // HK_CONVERSION_PASSES_TD
