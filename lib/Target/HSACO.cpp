@@ -101,6 +101,9 @@ static llvm::Error disableLoopStrengthReduction() {
     return makeError("this LLVM has no -disable-lsr option: HK-MLIR turns "
                      "loop strength reduction off against a miscompile of "
                      "buffer offsets (docs/known-issues.md)");
+  // Set for every code object, not once: LLVM's options return to their
+  // defaults between compilations in one process (a second one, set once
+  // before the first, ran with loop strength reduction on again).
   option->setValue(true);
   return llvm::Error::success();
 }
