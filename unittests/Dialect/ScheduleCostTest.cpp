@@ -236,15 +236,15 @@ TEST(ScheduleCost, PriorityStealsOnlyWhatTheNextMemoryClusterIssues) {
   EXPECT_TRUE(choice.raise);
 }
 
-TEST(ScheduleCost, PriorityFreeWhereMemoryBoundsTheIntervals) {
+TEST(ScheduleCost, NoPriorityWhereMemoryBoundsTheIntervals) {
   // The memory clusters outlast the compute clusters by more than the two
-  // instructions: a tie, which raises the priority.
+  // instructions: a tie, which keeps the wave's priority.
   llvm::SmallVector<PingPongCluster> loop{memory(600, 0, 16),
                                           compute(512, 32, 90, 4)};
   PriorityChoice choice = choosePriority(loop, 4);
   EXPECT_DOUBLE_EQ(choice.without, 2 * 600);
   EXPECT_DOUBLE_EQ(choice.withPriority, 2 * 600);
-  EXPECT_TRUE(choice.raise);
+  EXPECT_FALSE(choice.raise);
 }
 
 } // namespace

@@ -16,7 +16,9 @@
 // CHECK: hk.cluster memory {
 // CHECK: hk.load
 // CHECK-NEXT: hk.load
-// CHECK-NEXT: hk.yield
+// CHECK-NEXT: hk.cluster memory {
+// CHECK: hk.group_load async
+// CHECK: hk.yield %{{.*}}, %{{.*}} :
 // CHECK: hk.cluster compute {
 // CHECK-NEXT: hk.mma
 // CHECK-NEXT: hk.mma

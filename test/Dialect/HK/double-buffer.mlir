@@ -31,7 +31,11 @@
 // CHECK-NEXT: %[[IN:.*]] = hk.in_bounds %{{.*}}[%{{.*}}, %[[LAST]]], %[[SA]]
 // CHECK-NEXT: %[[STEADY:.*]] = arith.andi %[[FIRST]], %[[IN]]
 // CHECK-NEXT: %[[LOOP:.*]]:3 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[STEP]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[CUR:.*]] = %[[SA]], %[[SPARE:.*]] = %[[SA2]])
+// The first memory cluster reads tile k, then prefetches tile k+1 in a
+// cluster of its own, which keeps the prefetch after the reads.
 // CHECK-NEXT: %[[R0:.*]] = hk.cluster memory {
+// CHECK-NEXT: %[[READ0:.*]] = hk.load %[[CUR]]
+// CHECK-NEXT: hk.cluster memory {
 // CHECK-NEXT: scf.if %[[STEADY]] {
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]], %[[STEP]]
 // CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[NEXT]], %[[LAST]]
@@ -43,8 +47,8 @@
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT2]]], %[[SPARE]] {waves = 4 : i32}
 // CHECK-NEXT: }
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load %[[CUR]]
-// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.yield %[[READ0]]
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[D0:.*]] = hk.cluster compute {
 // CHECK-NEXT: hk.mma abt %[[R0]], %[[R0]], %[[ACC]]
@@ -399,6 +403,8 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[STEADY:.*]] = arith.andi
 // CHECK-NEXT: scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR_A:.*]] = %[[BUF]], %[[SECOND_A:.*]] = %[[SECOND]], %[[THIRD_A:.*]] = %[[THIRD]], %[[FREE_A:.*]] = %[[FREE]], %[[TOK1:.*]] = %[[T1]], %[[TOK2:.*]] = %[[T2]])
 // CHECK-NEXT: %[[MEM:.*]]:2 = hk.cluster memory {
+// CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK-NEXT: %[[FENCED:.*]] = hk.cluster memory {
 // CHECK-NEXT: %[[TOK:.*]] = scf.if %[[STEADY]] -> (!hk.token) {
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[K]], %{{.*}} : index
 // CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
@@ -409,7 +415,9 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 // CHECK-NEXT: %[[TEDGE:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[AHEAD2]]], %[[FREE_A]] {waves = 4 : i32}
 // CHECK-NEXT: scf.yield %[[TEDGE]]
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load %[[CUR_A]]
+// CHECK-NEXT: hk.yield %[[TOK]] : !hk.token
+// CHECK-NEXT: } : !hk.token
+// CHECK-NEXT: hk.yield %{{.*}}, %[[FENCED]]
 // CHECK: hk.cluster compute
 // CHECK: hk.wait [%[[TOK1]]]
 // CHECK-NEXT: hk.barrier

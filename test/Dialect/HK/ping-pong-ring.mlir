@@ -1,5 +1,5 @@
 // A ping-pong ring of four copies is unrolled by four: each copy of the
-// body reads fixed buffers and prefetches into the one its predecessor
+// body reads fixed buffers, then prefetches into the one its predecessor
 // read (the free copy), and waits for the tokens of the tile the next copy
 // reads; the loop carries only the accumulator and the two tiles' tokens
 // in flight (k+1 and k+2).
@@ -13,21 +13,25 @@
 // CHECK: %[[T2:.*]] = hk.group_load async {{.*}}, %[[B2]] {waves = 4 : i32}
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[A1:.*]] = %[[T1]], %[[A2:.*]] = %[[T2]]) -> (!hk.rt<{{.*}}>, !hk.token, !hk.token)
 // CHECK: %[[M0:.*]]:2 = hk.cluster memory
+// CHECK-NEXT: hk.load %[[B0]]
+// CHECK-NEXT: hk.cluster memory
 // CHECK: hk.group_load async {{.*}}, %[[B3]] inbounds {waves = 4 : i32}
 // CHECK: hk.group_load async {{.*}}, %[[B3]] {waves = 4 : i32}
-// CHECK: hk.load %[[B0]]
 // CHECK: hk.wait [%[[A1]]]
 // CHECK: %[[M1:.*]]:2 = hk.cluster memory
+// CHECK-NEXT: hk.load %[[B1]]
+// CHECK-NEXT: hk.cluster memory
 // CHECK: hk.group_load async {{.*}}, %[[B0]] inbounds {waves = 4 : i32}
-// CHECK: hk.load %[[B1]]
 // CHECK: hk.wait [%[[A2]]]
 // CHECK: hk.cluster memory
+// CHECK-NEXT: hk.load %[[B2]]
+// CHECK-NEXT: hk.cluster memory
 // CHECK: hk.group_load async {{.*}}, %[[B1]] inbounds {waves = 4 : i32}
-// CHECK: hk.load %[[B2]]
 // CHECK: hk.wait [%[[M0]]#1]
 // CHECK: hk.cluster memory
+// CHECK-NEXT: hk.load %[[B3]]
+// CHECK-NEXT: hk.cluster memory
 // CHECK: hk.group_load async {{.*}}, %[[B2]] inbounds {waves = 4 : i32}
-// CHECK: hk.load %[[B3]]
 // CHECK: hk.wait [%[[M1]]#1]
 // CHECK-NOT: hk.cluster memory
 // CHECK: hk.barrier group 0

@@ -31,8 +31,12 @@
 // CHECK-NEXT: %[[STEP2:.*]] = arith.addi %[[STEP:.*]], %[[STEP]] : index
 // CHECK-NEXT: %[[LOOP:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[N:.*]] step %[[STEP2]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (!hk.rt
 // CHECK: %[[READS:.*]]:2 = hk.cluster memory {
-// Every tile inside its view (a flag set before the loop): the next tile,
-// clamped to the last, without bounds checks; otherwise guarded.
+// CHECK-NEXT: %[[FA:.*]] = hk.load %[[SA]]
+// CHECK-NEXT: %[[FB:.*]] = hk.load %[[SB]]
+// After the reads, in a cluster of its own that keeps it there: every tile
+// inside its view (a flag set before the loop), the next tile, clamped to
+// the last, without bounds checks; otherwise guarded.
+// CHECK-NEXT: hk.cluster memory {
 // CHECK-NEXT: scf.if %[[STEADY]] {
 // CHECK-NEXT: %[[NEXTS:.*]] = arith.addi %[[K]], %[[STEP]] : index
 // CHECK-NEXT: %[[CLAMPED:.*]] = arith.minsi %[[NEXTS]], %[[LAST]] : index
@@ -46,9 +50,8 @@
 // CHECK-NEXT: hk.group_load async %{{.*}}[%{{.*}}, %[[NEXT]]], %[[SB2]] {waves = 4 : i32}
 // CHECK-NEXT: }
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.load %[[SA]]
-// CHECK-NEXT: hk.load %[[SB]]
-// CHECK-NEXT: hk.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.yield %[[FA]], %[[FB]]
 // CHECK-NEXT: }
 // CHECK-NEXT: hk.barrier
 // CHECK-NEXT: %[[D0:.*]] = hk.cluster compute {
@@ -73,10 +76,10 @@
 // CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %[[STEP]] : index
 // CHECK-NEXT: %[[HALF:.*]] = arith.cmpi slt, %[[K1]], %[[N]] : index
 // CHECK-NEXT: %[[SECOND:.*]] = scf.if %[[HALF]] -> (!hk.rt
-// CHECK: hk.group_load async %{{.*}}, %[[SA]] inbounds
-// CHECK-NEXT: hk.group_load async %{{.*}}, %[[SB]] inbounds
 // CHECK: hk.load %[[SA2]]
 // CHECK-NEXT: hk.load %[[SB2]]
+// CHECK: hk.group_load async %{{.*}}, %[[SA]] inbounds
+// CHECK-NEXT: hk.group_load async %{{.*}}, %[[SB]] inbounds
 // CHECK: hk.mma abt %{{.*}}, %{{.*}}, %[[D1]]
 // CHECK: hk.load %[[SA2]]
 // CHECK-NEXT: hk.load %[[SB2]]

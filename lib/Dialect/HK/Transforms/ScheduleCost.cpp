@@ -231,6 +231,6 @@ PriorityChoice hk::choosePriority(llvm::ArrayRef<PingPongCluster> clusters,
     choice.without += std::max(compute.cycles + stolen, after.cycles);
     choice.withPriority += std::max(compute.cycles + setprio, after.cycles);
   }
-  choice.raise = choice.withPriority <= choice.without;
+  choice.raise = choice.withPriority < choice.without;
   return choice;
 }

@@ -114,8 +114,9 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
 
     The body becomes `hk.cluster`s shaped for the schedule, which
     `hk-ping-pong` or `hk-interleave` then realises. `#hk.pingpong`:
-    alternating memory clusters (runs of shared-tile reads; the first also
-    issues the prefetch, from wave group 0 only) and compute clusters (runs
+    alternating memory clusters (runs of shared-tile reads; the first then
+    issues the prefetch, from wave group 0 only, in a nested cluster that
+    keeps it after the reads) and compute clusters (runs
     of register computation), the wait after the last compute cluster.
     For both schedules, a flag computed once before the loop says whether
     every iteration's tiles lie inside their views (each load's indices must grow
@@ -226,7 +227,7 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     per register of each value made) and the timing model's figures for
     the chip, each interval between barriers as long as its longer
     cluster, a contended slot counted as lost, and raises the priority
-    unless that is slower. Memory clusters that only read LDS beside
+    where that is faster. Memory clusters that only read LDS beside
     compute clusters that only multiply (the GEMMs) give it nothing to
     win. A `priority` written on a cluster is always kept. `remarks=true`
     reports the choice and both predictions.
