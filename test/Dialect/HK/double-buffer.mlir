@@ -17,8 +17,9 @@
 // CHECK-LABEL: hk.kernel @pingpong
 // CHECK: %[[SA:.*]] = hk.alloc : !hk.st<64x32xbf16>
 // CHECK-NEXT: %[[SA2:.*]] = hk.alloc : !hk.st<64x32xbf16>
-// The prologue issues every load of the first tile before one wait.
-// CHECK: %[[T0:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
+// The prologue issues every load of the first tile before one wait, from
+// wave group 0 alone, as the prefetch.
+// CHECK: %[[T0:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] {waves = 4 : i32} : !hk.gl
 // CHECK-NEXT: hk.wait [%[[T0]]]
 // CHECK-NEXT: hk.barrier
 // CHECK: %[[SPAN:.*]] = arith.subi %{{.*}}, %[[C0]]

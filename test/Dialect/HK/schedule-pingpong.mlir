@@ -15,10 +15,10 @@
 // CHECK-NEXT: %[[SA2:.*]] = hk.alloc : !hk.st<256x32xbf16>
 // CHECK-NEXT: %[[SB:.*]] = hk.alloc : !hk.st<256x32xbf16>
 // CHECK-NEXT: %[[SB2:.*]] = hk.alloc : !hk.st<256x32xbf16>
-// Prologue: tile 0 by every wave, then the phase shift.
+// Prologue: tile 0 by wave group 0, as the prefetch, then the phase shift.
 // The prologue's loads overlap: one wait for both.
-// CHECK: %[[TA:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] : !hk.gl
-// CHECK-NEXT: %[[TB:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0]]], %[[SB]] : !hk.gl
+// CHECK: %[[TA:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0:.*]]], %[[SA]] {waves = 4 : i32} : !hk.gl
+// CHECK-NEXT: %[[TB:.*]] = hk.group_load async %{{.*}}[%{{.*}}, %[[C0]]], %[[SB]] {waves = 4 : i32} : !hk.gl
 // CHECK-NEXT: hk.wait [%[[TA]], %[[TB]]]
 // CHECK-NEXT: hk.barrier
 // Every tile inside its view when A's and B's first and last tiles are.
