@@ -978,7 +978,7 @@ private:
   /// keep LLVM's scheduler, which issues long-latency loads as early as it
   /// can, from hoisting the prefetch back above them. On the gfx950 fp8
   /// ping-pong GEMM (8192^3, MI355X) that moved each workgroup's first MFMA
-  /// about 200 cycles earlier, and the prediction from 3284.3 to 3300.4
+  /// about 200 cycles earlier, and the prediction from 3284.3 to 3300.5
   /// TFLOP/s.
   SmallVector<Value> emitFencedPingPongPrefetch(OpBuilder &b,
                                                 std::optional<uint32_t> waves,
