@@ -15,11 +15,11 @@
 // compute clusters (runs of register computation), and the first memory
 // cluster issues the prefetch from wave group 0 alone, after its reads; the
 // wait follows the last compute cluster, outside it, so that it cannot be
-// scheduled among its MFMAs. For interleave, the reads and the computation form
-// one compute cluster in versions: when the next tiles exist and lie wholly
-// inside their views, the prefetch is a branch-free `inbounds` group load
-// in the cluster, where LLVM can interleave it with the MFMAs; otherwise
-// the guarded prefetch with its edge path comes first.
+// scheduled among its MFMAs. For interleave, the reads and the computation
+// form one compute cluster in versions: when the next tiles exist and lie
+// wholly inside their views, the prefetch is a branch-free `inbounds` group
+// load in the cluster, where LLVM can interleave it with the MFMAs;
+// otherwise the guarded prefetch with its edge path comes first.
 //
 // A schedule's `stages` = N > 2 makes the buffers a ring of N copies:
 // tiles 0 to N-2 are loaded before the loop, iteration k prefetches tile

@@ -116,8 +116,8 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     `hk-ping-pong` or `hk-interleave` then realises. `#hk.pingpong`:
     alternating memory clusters (runs of shared-tile reads; the first then
     issues the prefetch, from wave group 0 only, in a nested cluster that
-    keeps it after the reads) and compute clusters (runs
-    of register computation), the wait after the last compute cluster.
+    keeps it after the reads) and compute clusters (runs of register
+    computation), the wait after the last compute cluster.
     For both schedules, a flag computed once before the loop says whether
     every iteration's tiles lie inside their views (each load's indices must grow
     with the induction variable: sums, differences with a loop-invariant
