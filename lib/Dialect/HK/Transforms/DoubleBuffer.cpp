@@ -983,13 +983,11 @@ private:
   SmallVector<Value> emitFencedPingPongPrefetch(OpBuilder &b,
                                                 std::optional<uint32_t> waves,
                                                 TypeRange tokenTypes) {
-    auto cluster = ClusterOp::create(b, loc, tokenTypes, ClusterKind::Memory,
-                                     IntegerAttr());
-    Block *block = new Block();
-    cluster.getBody().push_back(block);
-    OpBuilder cb = OpBuilder::atBlockBegin(block);
-    SmallVector<Value> tokens = emitPingPongPrefetch(cb, waves, tokenTypes);
-    YieldOp::create(cb, loc, tokens);
+    ClusterOp cluster =
+        buildCluster(b, loc, ClusterKind::Memory, /*ops=*/{}, terminator, map,
+                     tokenTypes, [&](OpBuilder &cb) {
+                       return emitPingPongPrefetch(cb, waves, tokenTypes);
+                     });
     return llvm::to_vector(ValueRange(cluster.getResults()));
   }
 
