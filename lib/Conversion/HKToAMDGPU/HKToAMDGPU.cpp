@@ -294,7 +294,8 @@ struct BarrierLowering : public OpConversionPattern<BarrierOp> {
   const WaitPlan &plan;
 };
 
-/// Without tokens, a wait drains every memory counter. With tokens it
+/// Without tokens, a wait drains every memory counter (a fence, fenced by
+/// scheduling barriers as the barrier it stands for is). With tokens it
 /// waits for vmcnt to fall to the count the wait plan computed, fenced by
 /// scheduling barriers so that no instruction moves across it; a wait whose
 /// loads went through registers needs nothing.
@@ -309,8 +310,17 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
     Location loc = op.getLoc();
     auto i32 = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
     if (op.getTokens().empty()) {
-      rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
+      // A fence stands for a barrier: nothing may move across it (the
+      // epilogue's LDS writes above the wait for the loop's last
+      // direct-to-LDS loads, say).
+      if (op.getFence())
+        ROCDL::SchedBarrier::create(rewriter, loc, i32(0));
+      auto wait = rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
           op, i32(0), i32(0), i32(0), IntegerAttr(), IntegerAttr());
+      if (op.getFence()) {
+        rewriter.setInsertionPointAfter(wait);
+        ROCDL::SchedBarrier::create(rewriter, loc, i32(0));
+      }
       return success();
     }
     auto it = plan.vmcnt.find(op);

@@ -1143,3 +1143,47 @@ hk.kernel @k() waves(4) {
   hk.priority 4
   hk.return
 }
+
+// -----
+
+// `hk.wait fence`: token-less, directly after a ping-pong kernel's loop.
+hk.kernel @k(%A: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %t = hk.group_load async %A[%c0, %c0], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16> -> !hk.token
+  // expected-error @below {{fence waits for every outstanding memory operation; it takes no tokens}}
+  hk.wait [%t] fence
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  // expected-error @below {{fence must directly follow the main loop of a #hk.pingpong kernel, in the kernel body}}
+  hk.wait fence
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(4) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %c1 step %c1 {
+  }
+  // expected-error @below {{fence must directly follow the main loop of a #hk.pingpong kernel, in the kernel body}}
+  hk.wait fence
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %c1 step %c1 {
+    // expected-error @below {{fence must directly follow the main loop of a #hk.pingpong kernel, in the kernel body}}
+    hk.wait fence
+  }
+  hk.return
+}

@@ -34,8 +34,12 @@
 // CHECK: hk.group_load async {{.*}}, %[[B2]] inbounds {waves = 4 : i32}
 // CHECK: hk.wait [%[[M1]]#1]
 // CHECK-NOT: hk.cluster memory
-// CHECK: hk.barrier group 0
-// CHECK-NEXT: hk.wait{{$}}
+// The store after the loop overlaps group 1's last compute cluster
+// (ping-pong-epilogue.mlir).
+// CHECK: hk.wait fence
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.store
+// CHECK-NEXT: hk.barrier group 0
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @pingpong_ring(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8, stages = 4>) {
     %c0 = arith.constant 0 : index

@@ -7,6 +7,7 @@
 
 #include "OpHelpers.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -438,8 +439,12 @@ static LogicalResult verifyGroupCopy(Operation *op, GlobalViewType view,
 /// `hk.wait` or `hk.wait [%t0, %t1]`.
 ParseResult WaitOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> tokens;
-  if (parser.parseOperandList(tokens, OpAsmParser::Delimiter::OptionalSquare) ||
-      parser.parseOptionalAttrDict(result.attributes))
+  if (parser.parseOperandList(tokens, OpAsmParser::Delimiter::OptionalSquare))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("fence")))
+    result.addAttribute(getFenceAttrName(result.name),
+                        parser.getBuilder().getUnitAttr());
+  if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
   Type tokenType = TokenType::get(parser.getContext());
   return parser.resolveOperands(tokens, tokenType, result.operands);
@@ -451,7 +456,25 @@ void WaitOp::print(OpAsmPrinter &p) {
     p.printOperands(getTokens());
     p << "]";
   }
-  p.printOptionalAttrDict((*this)->getAttrs());
+  if (getFence())
+    p << " fence";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          /*elidedAttrs=*/{getFenceAttrName()});
+}
+
+LogicalResult WaitOp::verify() {
+  if (!getFence())
+    return success();
+  if (!getTokens().empty())
+    return emitOpError() << "fence waits for every outstanding memory "
+                            "operation; it takes no tokens";
+  auto kernel = dyn_cast_if_present<KernelOp>((*this)->getParentOp());
+  auto loop = dyn_cast_if_present<scf::ForOp>((*this)->getPrevNode());
+  if (!kernel || !loop ||
+      !isa_and_present<PingPongAttr>(kernel.getEffectiveSchedule()))
+    return emitOpError() << "fence must directly follow the main loop of a "
+                            "#hk.pingpong kernel, in the kernel body";
+  return success();
 }
 
 LogicalResult InBoundsOp::verify() {

@@ -6,8 +6,10 @@
 // results of scf.for, scf.if and hk.cluster. Any other op with regions that
 // takes a shared tile keeps it live for the whole kernel. Allocations are
 // placed in program order, each at the lowest 16-byte-aligned offset where
-// it overlaps no earlier allocation it cannot share bytes with; without
-// fences that is the plain sum.
+// it overlaps no earlier allocation it cannot share bytes with (one live
+// only before a fence, a token-less hk.wait with a block-wide barrier or
+// an `hk.wait fence`, and one live only after it can); without fences that
+// is the plain sum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,12 +45,18 @@ public:
   explicit LiveRanges(Block &body) : body(body) {
     for (auto [i, op] : llvm::enumerate(body))
       position[&op] = int64_t(i);
-    // A fence: a token-less wait directly followed by a block-wide barrier.
+    // A fence: a token-less wait directly followed by a block-wide barrier,
+    // or a ping-pong loop's `hk.wait fence`.
     for (Operation &op : body) {
       auto wait = dyn_cast<WaitOp>(&op);
+      if (!wait || !wait.getTokens().empty())
+        continue;
+      if (wait.getFence()) {
+        fences.push_back(position[wait]);
+        continue;
+      }
       auto barrier = dyn_cast_if_present<BarrierOp>(op.getNextNode());
-      if (wait && wait.getTokens().empty() && barrier && !barrier.getGroup() &&
-          !barrier.getReadsInFlight())
+      if (barrier && !barrier.getGroup() && !barrier.getReadsInFlight())
         fences.push_back(position[barrier]);
     }
   }

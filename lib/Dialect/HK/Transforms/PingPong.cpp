@@ -24,6 +24,10 @@
 // A loop whose shared buffers trade places every iteration is unrolled by
 // two (unrollRotatedBuffers in MainLoop.h).
 //
+// An epilogue that starts by reusing the loop's LDS behind a wait and a
+// barrier runs, in group 0, under group 1's last compute cluster where the
+// loop's barriers already free that LDS (overlapEpilogue).
+//
 // Why a loop from hk-double-buffer stays race-free: with the clusters
 // numbered by the barriers that close them, group 0 runs the memory
 // cluster of iteration k between the barriers that group 1 spends on
@@ -149,13 +153,136 @@ void letReadsFly(scf::ForOp loop, ArrayRef<ClusterOp> clusters) {
   }
 }
 
-/// Group 1 one barrier behind before the loop, level again after it.
-void shiftPhases(scf::ForOp loop) {
+/// Group 1 one barrier behind before the loop, level again after it (the
+/// barrier returned).
+BarrierOp shiftPhases(scf::ForOp loop) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   BarrierOp::create(b, loc, b.getI32IntegerAttr(1));
   b.setInsertionPointAfter(loop);
-  BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
+  return BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
+}
+
+/// The barrier that closes `cluster`, after the waits that follow it.
+BarrierOp closingBarrier(ClusterOp cluster) {
+  Operation *next = cluster->getNextNode();
+  while (isa_and_present<WaitOp>(next))
+    next = next->getNextNode();
+  return dyn_cast_if_present<BarrierOp>(next);
+}
+
+/// Whether `cluster` works on registers only: none of its ops reads or
+/// writes memory (layout conversions use the wave's own scratch, which no
+/// allocation shares).
+bool touchesNoMemory(ClusterOp cluster) {
+  return !cluster.getBody()
+              .walk([](Operation *op) {
+                if (op->getNumRegions() > 0 ||
+                    op->hasTrait<OpTrait::IsTerminator>() ||
+                    isMemoryEffectFree(op) || isa<PriorityOp>(op))
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Whether every write of `loop` to memory is an asynchronous group load
+/// that group 0 issues alone, or an LDS write a memory cluster makes
+/// (drained by the barrier that closes it).
+bool onlyGroupZeroLoadsInFlight(scf::ForOp loop) {
+  return !loop.getBody()
+              ->walk([](Operation *op) {
+                if (auto load = dyn_cast<GroupLoadOp>(op)) {
+                  if (!load.getAsync())
+                    return WalkResult::advance();
+                  std::optional<uint32_t> waves = load.getWaves();
+                  return waves && *waves <= kPingPongGroupWaves
+                             ? WalkResult::advance()
+                             : WalkResult::interrupt();
+                }
+                if (auto store = dyn_cast<StoreOp>(op))
+                  return isa<SharedTileType>(store.getDest().getType())
+                             ? WalkResult::advance()
+                             : WalkResult::interrupt();
+                if (op->getNumRegions() > 0 ||
+                    op->hasTrait<OpTrait::IsTerminator>() ||
+                    isMemoryEffectFree(op) ||
+                    isa<LoadOp, WaitOp, BarrierOp, PriorityOp>(op))
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Lets group 0 run the first part of the kernel's epilogue (converting
+/// and staging its accumulators in LDS, say) while group 1 runs the loop's
+/// last compute cluster. An epilogue that reuses the loop's LDS starts with
+/// a token-less `hk.wait` and a block-wide barrier, and in a ping-pong
+/// kernel that barrier holds group 0 until group 1 is done with the loop,
+/// although by the time group 0 leaves the loop the loop's LDS is free:
+/// group 0 leaves through the barrier that pairs with the one closing
+/// group 1's last memory cluster, which drains group 1's LDS accesses;
+/// group 1's last compute cluster touches no memory; and group 0's wait
+/// drains the loop's loads into LDS when group 0 issued them all. Then the
+/// barrier goes, the wait becomes `hk.wait fence` (where allocations may
+/// still trade bytes) and the balancing barrier `balance` moves down to
+/// the epilogue's next barrier: group 0 stages its tiles under group 1's
+/// last MFMAs, group 1 after them, and both pass that barrier together.
+void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
+                     BarrierOp balance) {
+  size_t count = clusters.size();
+  BarrierOp lastMemoryBarrier = closingBarrier(clusters[count - 2]);
+  if (!lastMemoryBarrier || lastMemoryBarrier.getReadsInFlight() ||
+      !touchesNoMemory(clusters.back()) || !onlyGroupZeroLoadsInFlight(loop))
+    return;
+  // balance; register work; hk.wait; hk.barrier.
+  Operation *op = balance->getNextNode();
+  while (op && !isa<WaitOp>(op) && isMemoryEffectFree(op) &&
+         op->getNumRegions() == 0)
+    op = op->getNextNode();
+  auto wait = dyn_cast_if_present<WaitOp>(op);
+  if (!wait || !wait.getTokens().empty() || wait.getFence())
+    return;
+  auto barrier = dyn_cast_if_present<BarrierOp>(wait->getNextNode());
+  if (!barrier || barrier.getGroup() || barrier.getReadsInFlight())
+    return;
+  // The epilogue's first part, up to its next barrier, holds none.
+  Operation *end = barrier->getNextNode();
+  for (; !isa<BarrierOp>(end) && !end->hasTrait<OpTrait::IsTerminator>();
+       end = end->getNextNode())
+    if (end->walk([](BarrierOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return;
+  if (end == barrier->getNextNode())
+    return;
+  wait->moveAfter(loop);
+  wait.setFence(true);
+  barrier.erase();
+  balance->moveBefore(end);
+
+  // Group 1's last MFMAs now share each SIMD with group 0's epilogue, whose
+  // wave is the older one: at equal priority its vector instructions go
+  // first. Where the kernel sets no priorities, both groups run at priority
+  // 1 from the kernel's start (no change between them) and drop to 0 as
+  // they leave the loop, so that group
+  // 1's last compute cluster outranks group 0's epilogue. A compute
+  // cluster with a priority of its own already does (and resets it to 0).
+  KernelOp kernel = loop->getParentOfType<KernelOp>();
+  bool prioritized =
+      kernel
+          .walk([](Operation *op) {
+            auto cluster = dyn_cast<ClusterOp>(op);
+            return isa<PriorityOp>(op) || (cluster && cluster.getPriority())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  if (prioritized)
+    return;
+  auto b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  PriorityOp::create(b, loop.getLoc(), kComputePriority);
+  b.setInsertionPointAfter(wait);
+  PriorityOp::create(b, loop.getLoc(), 0);
 }
 
 /// A ping-pong cluster as choosePriority counts it, per wave.
@@ -267,16 +394,17 @@ LogicalResult schedulePingPong(KernelOp kernel, PriorityMode mode,
         !cluster.getPriority())
       cluster.setPriorityAttr(
           OpBuilder(cluster).getI32IntegerAttr(kComputePriority));
-    Operation *next = cluster->getNextNode();
-    while (isa<WaitOp>(next))
-      next = next->getNextNode();
-    if (!isa<BarrierOp>(next)) {
+    if (!closingBarrier(cluster)) {
+      Operation *next = cluster->getNextNode();
+      while (isa<WaitOp>(next))
+        next = next->getNextNode();
       OpBuilder b(next);
       BarrierOp::create(b, cluster.getLoc(), IntegerAttr());
     }
   }
   letReadsFly(*loop, clusters);
-  shiftPhases(*loop);
+  BarrierOp balance = shiftPhases(*loop);
+  overlapEpilogue(*loop, clusters, balance);
   unrollRotatedBuffers(*loop);
   return success();
 }

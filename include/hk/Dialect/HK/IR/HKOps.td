@@ -286,9 +286,18 @@ def HK_WaitOp : HK_Op<"wait"> {
     Blocks the wave until the loads that produced the tokens are complete:
     `hk.wait [%t0, %t1]`. Without tokens, `hk.wait` waits for every
     outstanding memory operation.
+
+    `hk.wait fence` (token-less) directly after a ping-pong kernel's main
+    loop also stands for the barrier that would follow it: hk-ping-pong's
+    claim that the loop's own barriers have already ended every wave's LDS
+    accesses of the loop by the time any wave passes it, so that the
+    epilogue may reuse the loop's LDS without a block-wide barrier first
+    (see hk-ping-pong). Like a token-less wait followed by `hk.barrier`, it
+    lets allocations used only before it and only after it share bytes.
   }];
-  let arguments = (ins Variadic<HK_TokenType>:$tokens);
+  let arguments = (ins Variadic<HK_TokenType>:$tokens, UnitAttr:$fence);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 def HK_BarrierOp : HK_Op<"barrier"> {

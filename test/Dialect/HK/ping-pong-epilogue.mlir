@@ -1,0 +1,239 @@
+// hk-ping-pong lets group 0 start the epilogue while group 1 runs the
+// loop's last compute cluster: the epilogue's `hk.wait; hk.barrier` becomes
+// `hk.wait fence` directly after the loop, and group 0's balancing barrier
+// moves down to the epilogue's next barrier. Where the kernel sets no
+// priorities, both groups run at priority 1 until they leave the loop. Each
+// case after the first breaks one condition and keeps the plain form.
+// RUN: hk-opt %s -split-input-file --hk-ping-pong | FileCheck %s
+
+// CHECK-LABEL: hk.kernel @overlapped
+// CHECK-NEXT: hk.priority 1
+// CHECK: hk.barrier group 1
+// CHECK-NEXT: scf.for
+// CHECK: hk.cluster memory {
+// CHECK: hk.barrier{{$}}
+// CHECK-NEXT: hk.cluster compute {
+// CHECK: hk.barrier{{$}}
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.wait fence
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.alloc
+// CHECK-NEXT: hk.store
+// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.barrier{{$}}
+// CHECK-NEXT: hk.group_store
+hk.kernel @overlapped(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// Compute clusters with a priority of their own end at priority 0: group
+// 1's last one already outranks group 0's epilogue, no priority is added.
+// CHECK-LABEL: hk.kernel @prioritized
+// CHECK-NOT: hk.priority
+// CHECK: hk.cluster compute priority 1 {
+// CHECK: hk.wait fence
+// CHECK-NOT: hk.priority
+// CHECK: hk.barrier group 0
+hk.kernel @prioritized(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = true>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// The last compute cluster reads LDS: group 0's epilogue could overwrite
+// what group 1 still reads.
+// CHECK-LABEL: hk.kernel @compute_reads_lds
+// CHECK-NOT: hk.priority
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier{{$}}
+hk.kernel @compute_reads_lds(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %b = hk.load %s[%c1, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      %y = hk.mma abt %a, %b, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// The last memory cluster's barrier leaves its reads in flight (nothing in
+// the loop writes LDS): group 1's reads may still be returning when group
+// 0 leaves the loop.
+// CHECK-LABEL: hk.kernel @reads_in_flight
+// CHECK: hk.barrier reads_in_flight
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier{{$}}
+hk.kernel @reads_in_flight(%C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// Every wave issues the loop's asynchronous loads: group 1's may still be
+// landing in LDS when group 0 leaves the loop.
+// CHECK-LABEL: hk.kernel @all_waves_load
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier{{$}}
+hk.kernel @all_waves_load(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %s2 = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      %t = hk.group_load async %A[%c0, %k], %s2 : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16> -> !hk.token
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// A barrier nested in the epilogue's first part: moving group 0's
+// balancing barrier past it would pair the groups' barriers differently.
+// CHECK-LABEL: hk.kernel @nested_barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier{{$}}
+hk.kernel @nested_barrier(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>, %n: i32) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  %c0_i32 = arith.constant 0 : i32
+  %p = arith.cmpi sgt, %n, %c0_i32 : i32
+  scf.if %p {
+    hk.barrier
+  }
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
