@@ -494,7 +494,7 @@ struct ConvertHKToAMDGPUPass
                                 arith::ConstantIndexOp::create(b, loc, *group));
       auto guard = scf::IfOp::create(b, loc, inGroup, /*withElse=*/false);
       b.setInsertionPointToStart(guard.thenBlock());
-      BarrierOp::create(b, loc, IntegerAttr());
+      BarrierOp::create(b, loc, IntegerAttr(), barrier.getReadsInFlightAttr());
       barrier.erase();
     });
     // hk-schedule has realised the schedules by now; a loop that named one

@@ -97,3 +97,30 @@ hk.kernel @barriers() waves(1) {
   hk.barrier reads_in_flight
   hk.return
 }
+
+// A ping-pong loop's `hk.wait fence` drains every counter between
+// scheduling barriers; a wave-group barrier that leaves the wave's LDS
+// accesses in flight waits for none, the others drain LDS first.
+// CHECK-LABEL: llvm.func @fence
+// CHECK: scf.if
+// CHECK: amdgpu.memory_counter_wait ds(0)
+// CHECK-NEXT: rocdl.s.barrier
+// CHECK: scf.for
+// CHECK: }
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK-NEXT: amdgpu.memory_counter_wait load(0) store(0) ds(0)
+// CHECK-NEXT: rocdl.sched.barrier 0
+// CHECK: scf.if
+// CHECK-NOT: amdgpu.memory_counter_wait
+// CHECK: rocdl.s.barrier
+// CHECK: llvm.return
+hk.kernel @fence() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  hk.barrier group 1
+  scf.for %k = %c0 to %c1 step %c1 {
+  }
+  hk.wait fence
+  hk.barrier group 0 reads_in_flight
+  hk.return
+}

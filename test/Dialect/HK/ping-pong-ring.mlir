@@ -39,7 +39,7 @@
 // CHECK: hk.wait fence
 // CHECK-NEXT: hk.priority 0
 // CHECK-NEXT: hk.store
-// CHECK-NEXT: hk.barrier group 0
+// CHECK-NEXT: hk.barrier group 0 reads_in_flight
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @pingpong_ring(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8, stages = 4>) {
     %c0 = arith.constant 0 : index

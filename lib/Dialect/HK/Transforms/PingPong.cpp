@@ -253,12 +253,19 @@ void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
     if (end->walk([](BarrierOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       return;
-  if (end == barrier->getNextNode())
+  // That barrier waits for group 0's writes before group 1 may read them.
+  auto next = dyn_cast<BarrierOp>(end);
+  if (end == barrier->getNextNode() ||
+      (next && (next.getGroup() || next.getReadsInFlight())))
     return;
   wait->moveAfter(loop);
   wait.setFence(true);
   barrier.erase();
   balance->moveBefore(end);
+  // Group 1 reads nothing group 0 wrote before the epilogue's next barrier,
+  // which waits for the writes: group 0 need not wait for them here (and
+  // hold group 1 at its last barrier meanwhile).
+  balance.setReadsInFlight(true);
 
   // Group 1's last MFMAs now share each SIMD with group 0's epilogue, whose
   // wave is the older one: at equal priority its vector instructions go

@@ -318,9 +318,12 @@ def HK_BarrierOp : HK_Op<"barrier"> {
 
     `hk.barrier reads_in_flight` does not wait for the wave's own LDS
     accesses to complete first: reads issued before it may still be
-    returning after it. The wave must have no LDS writes outstanding, and
-    no other wave may overwrite what those reads read until the wave has
-    used their results (its use waits for them). hk-ping-pong places it
+    returning after it. No other wave may overwrite what those reads read
+    until the wave has used their results (its use waits for them), and
+    the wave must have no LDS writes outstanding unless no other wave reads
+    or overwrites what they write before a later barrier that waits for
+    them (group 0's balancing barrier after an epilogue hk-ping-pong
+    overlaps with group 1's last compute cluster). hk-ping-pong places it
     after a memory cluster that only reads LDS, whose results the next
     compute cluster consumes, when the cluster the other group runs
     meanwhile writes no LDS; a compute cluster's first MFMAs then start
