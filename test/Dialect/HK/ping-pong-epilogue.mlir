@@ -1,8 +1,8 @@
-// hk-ping-pong lets group 0 start the epilogue while group 1 runs the
-// loop's last compute cluster: the epilogue's `hk.wait; hk.barrier` becomes
-// `hk.wait fence` directly after the loop, and group 0's balancing barrier
-// moves down to the epilogue's next barrier, leaving its LDS writes in
-// flight (that barrier waits for them). Where the kernel sets no
+// hk-ping-pong lets group 0 run the epilogue's first part while group 1
+// runs the loop's last compute cluster: group 0's balancing barrier moves
+// down to the epilogue's next barrier (or its end), leaving its LDS writes
+// in flight (that barrier waits for them), and an epilogue's `hk.wait;
+// hk.barrier` becomes `hk.wait fence` directly after the loop. Where the kernel sets no
 // priorities, both groups run at priority 1 until they leave the loop. Each
 // case after the first breaks one condition and keeps the plain form.
 // RUN: hk-opt %s -split-input-file --hk-ping-pong | FileCheck %s
@@ -272,5 +272,38 @@ hk.kernel @next_barrier_in_flight(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) wa
   hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
   hk.barrier reads_in_flight
   hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// An epilogue that stores from registers, with no barrier: group 0 stores
+// under group 1's last compute cluster, its balancing barrier at the end.
+// CHECK-LABEL: hk.kernel @register_store
+// CHECK-NEXT: hk.priority 1
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.store
+// CHECK-NEXT: hk.barrier group 0 reads_in_flight
+// CHECK-NEXT: hk.return
+hk.kernel @register_store(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.gl<?x?xf32>
   hk.return
 }

@@ -27,7 +27,11 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: } {hk.schedule = #hk.pingpong<waves = 8>}
-// CHECK-NEXT: hk.barrier group 0
+// Group 0 stores under group 1's last compute cluster
+// (ping-pong-epilogue.mlir).
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.store
+// CHECK-NEXT: hk.barrier group 0 reads_in_flight
 module attributes {hk.target = #hk.target<"gfx950">} {
   hk.kernel @two_loops(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>)
       waves(8) {

@@ -92,8 +92,11 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: scf.yield %[[SECOND]]
 // CHECK-NEXT: }
-// CHECK-NEXT: hk.barrier group 0
+// Group 0 stores under group 1's last compute cluster
+// (ping-pong-epilogue.mlir).
+// CHECK-NEXT: hk.priority 0
 // CHECK: hk.store %[[LOOP]]
+// CHECK-NEXT: hk.barrier group 0 reads_in_flight
 module attributes {hk.target = #hk.target<"gfx942">} {
   hk.kernel @gemm(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>)
       waves(8) schedule(#hk.pingpong<waves = 8, clusters = 2>) {

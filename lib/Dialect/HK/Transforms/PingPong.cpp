@@ -24,9 +24,9 @@
 // A loop whose shared buffers trade places every iteration is unrolled by
 // two (unrollRotatedBuffers in MainLoop.h).
 //
-// An epilogue that starts by reusing the loop's LDS behind a wait and a
-// barrier runs, in group 0, under group 1's last compute cluster where the
-// loop's barriers already free that LDS (overlapEpilogue).
+// Group 0 runs the epilogue's first part under group 1's last compute
+// cluster where the loop's barriers already free the loop's LDS
+// (overlapEpilogue).
 //
 // Why a loop from hk-double-buffer stays race-free: with the clusters
 // numbered by the barriers that close them, group 0 runs the memory
@@ -214,20 +214,41 @@ bool onlyGroupZeroLoadsInFlight(scf::ForOp loop) {
               .wasInterrupted();
 }
 
-/// Lets group 0 run the first part of the kernel's epilogue (converting
-/// and staging its accumulators in LDS, say) while group 1 runs the loop's
-/// last compute cluster. An epilogue that reuses the loop's LDS starts with
-/// a token-less `hk.wait` and a block-wide barrier, and in a ping-pong
-/// kernel that barrier holds group 0 until group 1 is done with the loop,
-/// although by the time group 0 leaves the loop the loop's LDS is free:
-/// group 0 leaves through the barrier that pairs with the one closing
-/// group 1's last memory cluster, which drains group 1's LDS accesses;
-/// group 1's last compute cluster touches no memory; and group 0's wait
-/// drains the loop's loads into LDS when group 0 issued them all. Then the
-/// barrier goes, the wait becomes `hk.wait fence` (where allocations may
-/// still trade bytes) and the balancing barrier `balance` moves down to
-/// the epilogue's next barrier: group 0 stages its tiles under group 1's
-/// last MFMAs, group 1 after them, and both pass that barrier together.
+/// The op at which the epilogue's first part, from `from` on, ends: its
+/// next top-level barrier or the kernel's terminator; null when a barrier
+/// sits nested in that part or that barrier may leave accesses in flight.
+Operation *endOfFirstPart(Operation *from) {
+  Operation *end = from;
+  for (; !isa<BarrierOp>(end) && !end->hasTrait<OpTrait::IsTerminator>();
+       end = end->getNextNode())
+    if (end->walk([](BarrierOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return nullptr;
+  auto next = dyn_cast<BarrierOp>(end);
+  if (next && (next.getGroup() || next.getReadsInFlight()))
+    return nullptr;
+  return end;
+}
+
+/// Lets group 0 run the first part of the kernel's epilogue, up to its
+/// first barrier (or its end), while group 1 runs the loop's last compute
+/// cluster, instead of after group 1's last barrier. By the time group 0
+/// leaves the loop, the loop is done with LDS but for group 1's last
+/// compute cluster: group 0 leaves through the barrier that pairs with the
+/// one closing group 1's last memory cluster, which drains group 1's LDS
+/// accesses; the last compute cluster touches no memory; and group 0's
+/// own wait drains the loop's loads into LDS when group 0 issued them
+/// all. So the balancing barrier `balance` moves down to the first part's
+/// end: group 0 runs the part (converting and storing its accumulators)
+/// under group 1's last MFMAs, group 1 after them. The barrier leaves
+/// group 0's LDS writes in flight: group 1 reads none of them before a
+/// barrier that waits for them.
+///
+/// An epilogue that reuses the loop's LDS starts with a token-less
+/// `hk.wait` and a block-wide barrier, which would hold group 0 until
+/// group 1 is done. Both go but the wait, which becomes `hk.wait fence`
+/// directly after the loop (where allocations may still trade bytes), and
+/// the first part is what follows up to the next barrier.
 void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
                      BarrierOp balance) {
   size_t count = clusters.size();
@@ -235,45 +256,36 @@ void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
   if (!lastMemoryBarrier || lastMemoryBarrier.getReadsInFlight() ||
       !touchesNoMemory(clusters.back()) || !onlyGroupZeroLoadsInFlight(loop))
     return;
-  // balance; register work; hk.wait; hk.barrier.
+  // balance; register work; hk.wait; hk.barrier: the LDS-reusing form.
   Operation *op = balance->getNextNode();
-  while (op && !isa<WaitOp>(op) && isMemoryEffectFree(op) &&
-         op->getNumRegions() == 0)
+  while (!isa<WaitOp>(op) && !op->hasTrait<OpTrait::IsTerminator>() &&
+         isMemoryEffectFree(op) && op->getNumRegions() == 0)
     op = op->getNextNode();
-  auto wait = dyn_cast_if_present<WaitOp>(op);
-  if (!wait || !wait.getTokens().empty() || wait.getFence())
+  auto wait = dyn_cast<WaitOp>(op);
+  BarrierOp barrier;
+  if (wait && wait.getTokens().empty() && !wait.getFence())
+    barrier = dyn_cast_if_present<BarrierOp>(wait->getNextNode());
+  if (barrier && (barrier.getGroup() || barrier.getReadsInFlight()))
     return;
-  auto barrier = dyn_cast_if_present<BarrierOp>(wait->getNextNode());
-  if (!barrier || barrier.getGroup() || barrier.getReadsInFlight())
+  Operation *from = barrier ? barrier->getNextNode() : balance->getNextNode();
+  Operation *end = endOfFirstPart(from);
+  if (!end || end == from)
     return;
-  // The epilogue's first part, up to its next barrier, holds none.
-  Operation *end = barrier->getNextNode();
-  for (; !isa<BarrierOp>(end) && !end->hasTrait<OpTrait::IsTerminator>();
-       end = end->getNextNode())
-    if (end->walk([](BarrierOp) { return WalkResult::interrupt(); })
-            .wasInterrupted())
-      return;
-  // That barrier waits for group 0's writes before group 1 may read them.
-  auto next = dyn_cast<BarrierOp>(end);
-  if (end == barrier->getNextNode() ||
-      (next && (next.getGroup() || next.getReadsInFlight())))
-    return;
-  wait->moveAfter(loop);
-  wait.setFence(true);
-  barrier.erase();
+  if (barrier) {
+    wait->moveAfter(loop);
+    wait.setFence(true);
+    barrier.erase();
+  }
   balance->moveBefore(end);
-  // Group 1 reads nothing group 0 wrote before the epilogue's next barrier,
-  // which waits for the writes: group 0 need not wait for them here (and
-  // hold group 1 at its last barrier meanwhile).
   balance.setReadsInFlight(true);
 
   // Group 1's last MFMAs now share each SIMD with group 0's epilogue, whose
   // wave is the older one: at equal priority its vector instructions go
   // first. Where the kernel sets no priorities, both groups run at priority
   // 1 from the kernel's start (no change between them) and drop to 0 as
-  // they leave the loop, so that group
-  // 1's last compute cluster outranks group 0's epilogue. A compute
-  // cluster with a priority of its own already does (and resets it to 0).
+  // they leave the loop, so that group 1's last compute cluster outranks
+  // group 0's epilogue. A compute cluster with a priority of its own
+  // already does (and resets it to 0).
   KernelOp kernel = loop->getParentOfType<KernelOp>();
   bool prioritized =
       kernel
@@ -288,7 +300,10 @@ void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
     return;
   auto b = OpBuilder::atBlockBegin(&kernel.getBody().front());
   PriorityOp::create(b, loop.getLoc(), kComputePriority);
-  b.setInsertionPointAfter(wait);
+  if (barrier)
+    b.setInsertionPointAfter(wait);
+  else
+    b.setInsertionPointAfter(loop);
   PriorityOp::create(b, loop.getLoc(), 0);
 }
 

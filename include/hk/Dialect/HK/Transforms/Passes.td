@@ -212,18 +212,20 @@ def HKPingPong : Pass<"hk-ping-pong", "mlir::ModuleOp"> {
     every iteration. The second half is skipped, by a uniform branch, when
     its iteration does not exist.
 
-    An epilogue that reuses the loop's LDS starts with a token-less
-    `hk.wait` and a block-wide `hk.barrier`, which would hold group 0 until
-    group 1 has finished its last compute cluster. When the loop's LDS is
-    already free as group 0 leaves the loop (the barrier closing the last
-    memory cluster drains its reads; the last compute cluster touches no
-    memory; group 0 issues every asynchronous load of the loop), the
+    Group 0 runs the epilogue's first part, up to its first barrier (or
+    its end), while group 1 runs its last MFMAs, where the loop is done
+    with LDS as group 0 leaves it: the barrier closing the last memory
+    cluster drains its reads, the last compute cluster touches no memory,
+    and group 0 issues every asynchronous load of the loop. Its balancing
+    barrier moves down to the end of that part and leaves its LDS writes
+    in flight (the next barrier waits for them). An epilogue that reuses
+    the loop's LDS starts with a token-less `hk.wait` and a block-wide
+    `hk.barrier`, which would hold group 0 until group 1 is done: the
     barrier goes and the wait becomes `hk.wait fence`, directly after the
-    loop, and group 0's balancing barrier moves down to the epilogue's
-    next barrier: group 0 converts and stages its tiles while group 1
-    runs its last MFMAs. Where the kernel sets no priorities, both groups
-    run at priority 1 until they leave the loop (`hk.priority`), so that
-    group 1's last MFMAs outrank group 0's epilogue (the older wave).
+    loop, and the first part is what follows up to the next barrier.
+    Where the kernel sets no priorities, both groups run at priority 1
+    until they leave the loop (`hk.priority`), so that group 1's last
+    MFMAs outrank group 0's epilogue (the older wave).
 
     Whether the compute clusters run at `priority 1` is the kernel's
     `#hk.pingpong<setprio = true|false>`, else the `setprio` option's
