@@ -186,9 +186,11 @@ bool touchesNoMemory(ClusterOp cluster) {
               .wasInterrupted();
 }
 
-/// Whether every write of `loop` to memory is an asynchronous group load
-/// that group 0 issues alone, or an LDS write a memory cluster makes
-/// (drained by the barrier that closes it).
+/// Whether every write of `loop` to memory is one that ends with the
+/// barrier closing its cluster (an LDS write, a synchronous group load) or
+/// an asynchronous group load that group 0 issues alone (and its wait
+/// after the loop drains): none of group 1's may still land after group 0
+/// has left the loop.
 bool onlyGroupZeroLoadsInFlight(scf::ForOp loop) {
   return !loop.getBody()
               ->walk([](Operation *op) {
