@@ -1187,3 +1187,11 @@ hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
   }
   hk.return
 }
+
+// -----
+
+hk.kernel @k() waves(8) schedule(#hk.pingpong<waves = 8>) {
+  // expected-error @below {{'fence' is a unit attribute: write `hk.wait fence`}}
+  hk.wait {fence = 1}
+  hk.return
+}

@@ -444,8 +444,15 @@ ParseResult WaitOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("fence")))
     result.addAttribute(getFenceAttrName(result.name),
                         parser.getBuilder().getUnitAttr());
+  SMLoc dictLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
+  // The attribute dictionary may name it too, as a unit attribute only
+  // (anything else would be dropped silently on the way to the property).
+  Attribute fence = result.attributes.get(getFenceAttrName(result.name));
+  if (fence && !isa<UnitAttr>(fence))
+    return parser.emitError(dictLoc)
+           << "'fence' is a unit attribute: write `hk.wait fence`";
   Type tokenType = TokenType::get(parser.getContext());
   return parser.resolveOperands(tokens, tokenType, result.operands);
 }
