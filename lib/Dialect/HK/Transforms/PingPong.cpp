@@ -67,6 +67,22 @@ Operation *previousSkippingWaits(Operation *op) {
   return prev;
 }
 
+/// The op after `cluster` and the hk.wait ops that may follow it: the
+/// barrier that closes it, if it has one.
+Operation *nextSkippingWaits(ClusterOp cluster) {
+  Operation *next = cluster->getNextNode();
+  while (isa_and_present<WaitOp>(next))
+    next = next->getNextNode();
+  return next;
+}
+
+/// Whether a walk over a cluster or loop can pass `op` by: it holds ops
+/// (visited on their own), ends a region, or has no memory effect.
+bool hasNoEffectOfItsOwn(Operation *op) {
+  return op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>() ||
+         isMemoryEffectFree(op);
+}
+
 /// The clusters of a ping-pong loop, after checking that they alternate
 /// memory and compute, starting with memory, and that only waits, barriers
 /// closing a cluster and pure scalar ops sit between them.
@@ -116,9 +132,7 @@ bool writesNoLdsOthersRead(ClusterOp cluster,
                            bool spareLoads) {
   return !cluster.getBody()
               .walk([&](Operation *op) {
-                if (op->getNumRegions() > 0 || isa<LoadOp>(op) ||
-                    op->hasTrait<OpTrait::IsTerminator>() ||
-                    isMemoryEffectFree(op))
+                if (hasNoEffectOfItsOwn(op) || isa<LoadOp>(op))
                   return WalkResult::advance();
                 auto load = dyn_cast<GroupLoadOp>(op);
                 if (load && spareLoads && !readTiles.contains(load.getDest()))
@@ -165,10 +179,7 @@ BarrierOp shiftPhases(scf::ForOp loop) {
 
 /// The barrier that closes `cluster`, after the waits that follow it.
 BarrierOp closingBarrier(ClusterOp cluster) {
-  Operation *next = cluster->getNextNode();
-  while (isa_and_present<WaitOp>(next))
-    next = next->getNextNode();
-  return dyn_cast_if_present<BarrierOp>(next);
+  return dyn_cast_if_present<BarrierOp>(nextSkippingWaits(cluster));
 }
 
 /// Whether `cluster` works on registers only: none of its ops reads or
@@ -177,9 +188,7 @@ BarrierOp closingBarrier(ClusterOp cluster) {
 bool touchesNoMemory(ClusterOp cluster) {
   return !cluster.getBody()
               .walk([](Operation *op) {
-                if (op->getNumRegions() > 0 ||
-                    op->hasTrait<OpTrait::IsTerminator>() ||
-                    isMemoryEffectFree(op) || isa<PriorityOp>(op))
+                if (hasNoEffectOfItsOwn(op) || isa<PriorityOp>(op))
                   return WalkResult::advance();
                 return WalkResult::interrupt();
               })
@@ -206,9 +215,7 @@ bool onlyGroupZeroLoadsInFlight(scf::ForOp loop) {
                   return isa<SharedTileType>(store.getDest().getType())
                              ? WalkResult::advance()
                              : WalkResult::interrupt();
-                if (op->getNumRegions() > 0 ||
-                    op->hasTrait<OpTrait::IsTerminator>() ||
-                    isMemoryEffectFree(op) ||
+                if (hasNoEffectOfItsOwn(op) ||
                     isa<LoadOp, WaitOp, BarrierOp, PriorityOp>(op))
                   return WalkResult::advance();
                 return WalkResult::interrupt();
@@ -418,10 +425,8 @@ LogicalResult schedulePingPong(KernelOp kernel, PriorityMode mode,
         !cluster.getPriority())
       cluster.setPriorityAttr(
           OpBuilder(cluster).getI32IntegerAttr(kComputePriority));
-    if (!closingBarrier(cluster)) {
-      Operation *next = cluster->getNextNode();
-      while (isa<WaitOp>(next))
-        next = next->getNextNode();
+    Operation *next = nextSkippingWaits(cluster);
+    if (!isa<BarrierOp>(next)) {
       OpBuilder b(next);
       BarrierOp::create(b, cluster.getLoc(), IntegerAttr());
     }
