@@ -167,13 +167,23 @@ void letReadsFly(scf::ForOp loop, ArrayRef<ClusterOp> clusters) {
   }
 }
 
+/// The loop, or the `hk.wait fence` directly after it (the kernel's own):
+/// what the epilogue's ops go after, so that a fence stays next to its
+/// loop.
+Operation *loopOrFence(scf::ForOp loop) {
+  auto fence = dyn_cast_if_present<WaitOp>(loop->getNextNode());
+  if (fence && fence.getFence())
+    return fence;
+  return loop;
+}
+
 /// Group 1 one barrier behind before the loop, level again after it (the
 /// barrier returned).
 BarrierOp shiftPhases(scf::ForOp loop) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   BarrierOp::create(b, loc, b.getI32IntegerAttr(1));
-  b.setInsertionPointAfter(loop);
+  b.setInsertionPointAfter(loopOrFence(loop));
   return BarrierOp::create(b, loc, b.getI32IntegerAttr(0));
 }
 
@@ -312,7 +322,7 @@ void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
   if (barrier)
     b.setInsertionPointAfter(wait);
   else
-    b.setInsertionPointAfter(loop);
+    b.setInsertionPointAfter(loopOrFence(loop));
   PriorityOp::create(b, loop.getLoc(), 0);
 }
 
