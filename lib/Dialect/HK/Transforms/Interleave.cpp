@@ -76,16 +76,23 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
       int64_t rows = mma.getM() / shape.getM(),
               cols = mma.getN() / shape.getN(),
               steps = mma.getK() / shape.getK();
-      int64_t a = readsOf.lookup(mma.getA()), b = readsOf.lookup(mma.getB());
+      // One tile read as both operands is read once: its fragments are
+      // needed as soon as either operand needs them.
+      bool same = mma.getA() == mma.getB();
+      int64_t a = readsOf.lookup(mma.getA()),
+              b = same ? 0 : readsOf.lookup(mma.getB());
       int64_t others = work.dsReads - a - b;
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)
           for (int64_t k = 0; k < steps; ++k) {
             int64_t aFragments = i * steps + (j == 0 ? k + 1 : steps);
             int64_t bFragments = i == 0 ? j * steps + k + 1 : cols * steps;
+            int64_t forA = llvm::divideCeil(a * aFragments, rows * steps);
+            int64_t forB = same
+                               ? llvm::divideCeil(a * bFragments, cols * steps)
+                               : llvm::divideCeil(b * bFragments, cols * steps);
             work.readsNeeded.push_back(
-                others + llvm::divideCeil(a * aFragments, rows * steps) +
-                llvm::divideCeil(b * bFragments, cols * steps));
+                others + (same ? std::max(forA, forB) : forA + forB));
           }
       work.mfmas += countMfmas(mma);
       if (!work.mfmaCycles)

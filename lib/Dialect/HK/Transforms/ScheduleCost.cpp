@@ -13,10 +13,11 @@ namespace {
 
 enum class Kind : uint8_t { Mfma, DsRead, Vmem };
 
-/// LDS reads MFMA `index` (0-based) waits for.
+/// LDS reads MFMA `index` (0-based) waits for, at most the cluster's.
 int64_t readsNeeded(const ClusterWork &work, int64_t index) {
   if (size_t(index) < work.readsNeeded.size())
-    return std::min(work.dsReads, work.readsNeeded[size_t(index)]);
+    return std::clamp<int64_t>(work.readsNeeded[size_t(index)], 0,
+                               work.dsReads);
   if (work.dsReads == 0 || work.mfmas == 0)
     return 0;
   return ((index + 1) * work.dsReads + work.mfmas - 1) / work.mfmas;
