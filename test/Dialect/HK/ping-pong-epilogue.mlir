@@ -313,7 +313,7 @@ hk.kernel @register_store(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) sc
 // A fence the kernel already has stays directly after the loop: the
 // balancing barrier goes after it (the epilogue then starts with a barrier
 // of its own, so nothing overlaps).
-// CHECK-LABEL: hk.kernel @own_fence
+// CHECK-LABEL: hk.kernel @own_fence(
 // CHECK-NOT: hk.priority
 // CHECK: scf.yield
 // CHECK-NEXT: }
@@ -380,6 +380,46 @@ hk.kernel @own_fence_overlapped(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) wave
     scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
   }
   hk.wait fence
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.barrier
+  hk.group_store %sC, %C[%c0, %c0] : !hk.st<16x16xbf16>, !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// With its own fence, an epilogue's `hk.wait; hk.barrier` stays as it is
+// (no second fence): only the wait runs before the balancing barrier.
+// CHECK-LABEL: hk.kernel @own_fence_then_wait
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: hk.wait fence
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.wait{{$}}
+// CHECK-NEXT: hk.barrier group 0 reads_in_flight
+// CHECK-NEXT: hk.barrier{{$}}
+// CHECK-NEXT: hk.alloc
+hk.kernel @own_fence_then_wait(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait fence
+  hk.wait
+  hk.barrier
   %sC = hk.alloc : !hk.st<16x16xbf16>
   hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
   hk.barrier

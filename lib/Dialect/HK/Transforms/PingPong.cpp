@@ -282,7 +282,10 @@ void overlapEpilogue(scf::ForOp loop, ArrayRef<ClusterOp> clusters,
     op = op->getNextNode();
   auto wait = dyn_cast<WaitOp>(op);
   BarrierOp barrier;
-  if (wait && wait.getTokens().empty() && !wait.getFence())
+  // (A kernel with a fence of its own after the loop keeps its epilogue's
+  // wait and barrier as they are.)
+  if (wait && wait.getTokens().empty() && !wait.getFence() &&
+      loopOrFence(loop) == loop)
     barrier = dyn_cast_if_present<BarrierOp>(wait->getNextNode());
   if (barrier && (barrier.getGroup() || barrier.getReadsInFlight()))
     return;
