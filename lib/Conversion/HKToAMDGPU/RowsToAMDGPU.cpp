@@ -795,6 +795,11 @@ Value isVectorWriter(OpBuilder &b, Location loc, RegisterVectorType type) {
 struct GlobalVectorAccess {
   ViewBuffer buffer;
   SmallVector<Value> offsets;
+  /// Element offset of the line's first element and the vector's (from the
+  /// view's base), and the line's length (the last dimension's size).
+  Value lineOffset, start, lineLength;
+  /// The strides of the outer dimensions (none for a one-dimensional view).
+  SmallVector<Value> outerStrides;
 };
 
 FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
@@ -826,7 +831,44 @@ FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
   Value offset = arith::AddIOp::create(b, loc, lineOffset, start);
   for (Value coordinate : vectorCoordinates(b, loc, type))
     access.offsets.push_back(arith::AddIOp::create(b, loc, offset, coordinate));
+  access.lineOffset = lineOffset;
+  access.start = offset;
+  access.lineLength = abi->sizes.back();
+  access.outerStrides.assign(abi->strides.begin(),
+                             abi->strides.begin() + (rank - 1));
   return access;
+}
+
+/// The widest run of consecutive elements a lane's vector holds at every
+/// lane's positions [i, i + width), for i a multiple of width: each run a
+/// width-aligned block of the vector's coordinates (so, with the vector's
+/// length a multiple of width, one naturally aligned load of width *
+/// elementBytes at an aligned line), at most 16 bytes. 1 when the layout
+/// scatters the lane's elements.
+int64_t vectorRunWidth(RegisterVectorType type, int64_t elementBytes) {
+  auto vecLayout = cast<VectorLayoutAttr>(type.getLayout());
+  bool alongRows = vecLayout.getRows();
+  FragmentLayout layout = *FragmentLayout::get(vecLayout.getTile());
+  int64_t count = layout.getVectorElementsPerLane(alongRows, type.getLength());
+  auto runsOf = [&](int64_t width) {
+    if (count % width != 0 || type.getLength() % width != 0)
+      return false;
+    for (unsigned lane = 0; lane < 64; ++lane)
+      for (int64_t first = 0; first < count; first += width) {
+        int64_t base = layout.getVectorCoordinate(alongRows, lane, first);
+        if (base % width != 0)
+          return false;
+        for (int64_t k = 1; k < width; ++k)
+          if (layout.getVectorCoordinate(alongRows, lane, first + k) !=
+              base + k)
+            return false;
+      }
+    return true;
+  };
+  for (int64_t width = 16 / elementBytes; width > 1; width /= 2)
+    if (runsOf(width))
+      return width;
+  return 1;
 }
 
 struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
@@ -845,14 +887,118 @@ struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
     Type memElem = getMemoryElementType(
         cast<GlobalViewType>(op.getSource().getType()).getElementType());
-    SmallVector<Value> elements;
-    for (Value offset : access->offsets)
-      elements.push_back(access->buffer.load(
-          rewriter, loc, memElem,
-          mulI32(rewriter, loc, offset, access->buffer.elementBytes)));
-    Value raw = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({int64_t(elements.size())}, memElem),
-        elements);
+    int64_t bytes = access->buffer.elementBytes;
+    auto rawType = VectorType::get({int64_t(access->offsets.size())}, memElem);
+    // Element by element: the buffer's range check zeroes what lies past
+    // the view (its check is per dword, so a wider load would lose the
+    // elements before the view's end that share a dword with one past it).
+    auto elementwise = [&](OpBuilder &b) -> Value {
+      SmallVector<Value> elements;
+      for (Value offset : access->offsets)
+        elements.push_back(access->buffer.load(b, loc, memElem,
+                                               mulI32(b, loc, offset, bytes)));
+      return vector::FromElementsOp::create(b, loc, rawType, elements);
+    };
+    int64_t width = vectorRunWidth(type, bytes);
+    if (width == 1) {
+      rewriter.replaceOp(op,
+                         convertElements(rewriter, loc, elementwise(rewriter),
+                                         type.getElementType()));
+      return success();
+    }
+    // Runs of `width` consecutive elements load at once where the line
+    // starts at a multiple of `width` from the view's base (as a tile's
+    // rows must for whole-chunk copies; the vector's own start is one),
+    // the whole vector element by element elsewhere. Runs wholly past the
+    // line's end read zero, as elements do; one that the line's end splits
+    // inside a dword loses the line's last elements, which are loaded again
+    // and put back, without a branch: that path, compiled beside the wide
+    // one, would hold a register per element of it wherever it is.
+    auto wide = [&](OpBuilder &b) -> Value {
+      auto runType = VectorType::get({width}, memElem);
+      Value runs =
+          arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType));
+      for (int64_t first = 0; first < rawType.getNumElements();
+           first += width) {
+        Value run = access->buffer.load(
+            b, loc, runType, mulI32(b, loc, access->offsets[first], bytes));
+        runs = vector::InsertStridedSliceOp::create(b, loc, run, runs, {first},
+                                                    {1});
+      }
+      if (bytes >= 4)
+        return runs;
+      // A dword that holds the line's last element and one past it (only
+      // where the line ends inside the vector at an odd element, 2-byte
+      // elements) is zeroed whole; it becomes that element, zero-extended,
+      // where a lane holds it: an aligned run's dwords hold positions 2k
+      // and 2k + 1, and position 2k never holds the line's last element
+      // otherwise (it sits at an even distance from the line's start only
+      // when the line's length is odd).
+      Value end =
+          arith::AddIOp::create(b, loc, access->lineOffset, access->lineLength);
+      Value at = arith::SubIOp::create(b, loc, end, constI32(b, loc, 1));
+      if (bytes == 2) {
+        int64_t count = rawType.getNumElements();
+        auto wordsType = VectorType::get({count / 2}, b.getI32Type());
+        Value words = vector::BitCastOp::create(b, loc, wordsType, runs);
+        Value last = arith::ExtUIOp::create(
+            b, loc, b.getI32Type(),
+            arith::BitcastOp::create(
+                b, loc, b.getI16Type(),
+                access->buffer.load(b, loc, memElem,
+                                    mulI32(b, loc, at, bytes))));
+        for (int64_t word = 0; word < count / 2; ++word) {
+          Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             access->offsets[2 * word], at);
+          Value old = vector::ExtractOp::create(b, loc, words, word);
+          words = vector::InsertOp::create(
+              b, loc, arith::SelectOp::create(b, loc, here, last, old), words,
+              word);
+        }
+        return vector::BitCastOp::create(b, loc, rawType, words);
+      }
+      // One-byte elements: the line's last three, where a lane holds them
+      // (loaded one by one, whatever the wide load got).
+      Value patched = runs;
+      for (int64_t back = 1; back < 4; ++back) {
+        Value last = arith::SubIOp::create(b, loc, end, constI32(b, loc, back));
+        Value element =
+            access->buffer.load(b, loc, memElem, mulI32(b, loc, last, bytes));
+        for (auto [position, offset] : llvm::enumerate(access->offsets)) {
+          Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             offset, last);
+          Value old =
+              vector::ExtractOp::create(b, loc, patched, int64_t(position));
+          patched = vector::InsertOp::create(
+              b, loc, arith::SelectOp::create(b, loc, here, element, old),
+              patched, int64_t(position));
+        }
+      }
+      return patched;
+    };
+    Value aligned;
+    for (Value stride : access->outerStrides) {
+      Value check = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(rewriter, loc, stride,
+                                 constI32(rewriter, loc, width)),
+          constI32(rewriter, loc, 0));
+      aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, check)
+                        : check;
+    }
+    Value raw;
+    if (!aligned) {
+      raw = wide(rewriter);
+    } else {
+      auto branch = scf::IfOp::create(rewriter, loc, rawType, aligned,
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(branch.thenBlock());
+      scf::YieldOp::create(rewriter, loc, wide(rewriter));
+      rewriter.setInsertionPointToStart(branch.elseBlock());
+      scf::YieldOp::create(rewriter, loc, elementwise(rewriter));
+      raw = branch.getResult(0);
+    }
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, raw, type.getElementType()));
     return success();

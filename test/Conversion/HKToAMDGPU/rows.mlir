@@ -108,8 +108,9 @@ hk.kernel @acc_rows(%x: !hk.gl<?x?xf32>, %out: !hk.gl<?xf32>) waves(1) {
 hk.kernel @col_broadcast(%x: !hk.gl<?x?xf32>, %v: !hk.gl<?xf32>) waves(1) {
   %c0 = arith.constant 0 : index
   %t = hk.load %x[%c0, %c0] : !hk.gl<?x?xf32> -> !hk.rt<16x32xf32, row>
-  // Eight scalar loads, one per entry.
-  // CHECK: vector.from_elements {{.*}} : vector<8xf32>
+  // Two loads, one per run of four entries.
+  // CHECK-COUNT-2: rocdl.raw.ptr.buffer.load {{.*}} : vector<4xf32>
+  // CHECK: vector.insert_strided_slice {{.*}} {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
   %g = hk.load %v[%c0] : !hk.gl<?xf32>
       -> !hk.rv<32xf32, #hk.vec<cols, row>>
   // CHECK: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<8xf32>, vector<8xf32>
