@@ -798,8 +798,7 @@ struct GlobalVectorAccess {
   /// Element offset of the line's first element and the vector's (from the
   /// view's base), and the line's length (the last dimension's size).
   Value lineOffset, start, lineLength;
-  /// The strides of the outer dimensions (none for a one-dimensional view).
-  SmallVector<Value> outerStrides;
+  int64_t rank = 1; ///< The view's.
 };
 
 FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
@@ -834,8 +833,7 @@ FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
   access.lineOffset = lineOffset;
   access.start = offset;
   access.lineLength = abi->sizes.back();
-  access.outerStrides.assign(abi->strides.begin(),
-                             abi->strides.begin() + (rank - 1));
+  access.rank = rank;
   return access;
 }
 
@@ -899,21 +897,24 @@ struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
                                                mulI32(b, loc, offset, bytes)));
       return vector::FromElementsOp::create(b, loc, rawType, elements);
     };
-    int64_t width = vectorRunWidth(type, bytes);
+    // A vector of a one-dimensional view (a row of weights) loads in runs;
+    // a row of a matrix element by element: its stride decides whether
+    // runs are aligned, and a branch on it in a main loop (attention
+    // backward's L and Delta) costs more than the runs save.
+    int64_t width = access->rank == 1 ? vectorRunWidth(type, bytes) : 1;
     if (width == 1) {
       rewriter.replaceOp(op,
                          convertElements(rewriter, loc, elementwise(rewriter),
                                          type.getElementType()));
       return success();
     }
-    // Runs of `width` consecutive elements load at once where the line
-    // starts at a multiple of `width` from the view's base (as a tile's
-    // rows must for whole-chunk copies; the vector's own start is one),
-    // the whole vector element by element elsewhere. Runs wholly past the
-    // line's end read zero, as elements do; one that the line's end splits
-    // inside a dword loses the line's last elements, which are loaded again
-    // and put back, without a branch: that path, compiled beside the wide
-    // one, would hold a register per element of it wherever it is.
+    // Runs of `width` consecutive elements load at once (the view's base
+    // aligned, as a tile's is for whole-chunk copies; the vector's start a
+    // multiple of the runs). Runs wholly past the view's end read zero, as
+    // elements do; one that the end splits inside a dword loses the view's
+    // last elements, which are loaded again and put back, without a
+    // branch: that path, compiled beside the wide one, would hold a
+    // register per element of it wherever it is.
     auto wide = [&](OpBuilder &b) -> Value {
       auto runType = VectorType::get({width}, memElem);
       Value runs =
@@ -976,29 +977,7 @@ struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
       }
       return patched;
     };
-    Value aligned;
-    for (Value stride : access->outerStrides) {
-      Value check = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(rewriter, loc, stride,
-                                 constI32(rewriter, loc, width)),
-          constI32(rewriter, loc, 0));
-      aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, check)
-                        : check;
-    }
-    Value raw;
-    if (!aligned) {
-      raw = wide(rewriter);
-    } else {
-      auto branch = scf::IfOp::create(rewriter, loc, rawType, aligned,
-                                      /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(branch.thenBlock());
-      scf::YieldOp::create(rewriter, loc, wide(rewriter));
-      rewriter.setInsertionPointToStart(branch.elseBlock());
-      scf::YieldOp::create(rewriter, loc, elementwise(rewriter));
-      raw = branch.getResult(0);
-    }
+    Value raw = wide(rewriter);
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, raw, type.getElementType()));
     return success();
