@@ -795,9 +795,7 @@ Value isVectorWriter(OpBuilder &b, Location loc, RegisterVectorType type) {
 struct GlobalVectorAccess {
   ViewBuffer buffer;
   SmallVector<Value> offsets;
-  /// Element offset of the line's first element and the vector's (from the
-  /// view's base), and the line's length (the last dimension's size).
-  Value lineOffset, start, lineLength;
+  Value lineLength; ///< The last dimension's size.
   int64_t rank = 1; ///< The view's.
 };
 
@@ -830,8 +828,6 @@ FailureOr<GlobalVectorAccess> prepareVectorAccess(OpBuilder &b, Location loc,
   Value offset = arith::AddIOp::create(b, loc, lineOffset, start);
   for (Value coordinate : vectorCoordinates(b, loc, type))
     access.offsets.push_back(arith::AddIOp::create(b, loc, offset, coordinate));
-  access.lineOffset = lineOffset;
-  access.start = offset;
   access.lineLength = abi->sizes.back();
   access.rank = rank;
   return access;
@@ -869,6 +865,76 @@ int64_t vectorRunWidth(RegisterVectorType type, int64_t elementBytes) {
   return 1;
 }
 
+/// A vector of a one-dimensional view loaded in runs of `width`
+/// consecutive elements (vectorRunWidth), one load each (the view's base
+/// aligned, as a tile's is for whole-chunk copies; the vector's start a
+/// multiple of the runs). Runs wholly past the view's end read zero, as
+/// elements do; one that the end splits inside a dword loses the view's
+/// last elements, which are loaded again and put back, without a branch:
+/// a per-element path compiled beside the runs would hold a register per
+/// element wherever it is.
+Value loadVectorRuns(OpBuilder &b, Location loc,
+                     const GlobalVectorAccess &access, VectorType rawType,
+                     int64_t width) {
+  Type memElem = rawType.getElementType();
+  int64_t bytes = access.buffer.elementBytes;
+  auto runType = VectorType::get({width}, memElem);
+  Value runs =
+      arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType));
+  for (int64_t first = 0; first < rawType.getNumElements(); first += width) {
+    Value run = access.buffer.load(
+        b, loc, runType, mulI32(b, loc, access.offsets[first], bytes));
+    runs =
+        vector::InsertStridedSliceOp::create(b, loc, run, runs, {first}, {1});
+  }
+  if (bytes >= 4)
+    return runs;
+  // Element offsets count from the view's base, where its one line starts.
+  Value end = access.lineLength;
+  if (bytes == 2) {
+    // A dword that holds the last element and one past it (only where the
+    // view ends inside the vector at an odd element) is zeroed whole; it
+    // becomes that element, zero-extended, where a lane holds it: an
+    // aligned run's dwords hold positions 2k and 2k + 1, and position 2k
+    // holds the last element only when the view's length is odd.
+    int64_t count = rawType.getNumElements();
+    auto wordsType = VectorType::get({count / 2}, b.getI32Type());
+    Value words = vector::BitCastOp::create(b, loc, wordsType, runs);
+    Value at = arith::SubIOp::create(b, loc, end, constI32(b, loc, 1));
+    Value last = arith::ExtUIOp::create(
+        b, loc, b.getI32Type(),
+        arith::BitcastOp::create(
+            b, loc, b.getI16Type(),
+            access.buffer.load(b, loc, memElem, mulI32(b, loc, at, bytes))));
+    for (int64_t word = 0; word < count / 2; ++word) {
+      Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         access.offsets[2 * word], at);
+      Value old = vector::ExtractOp::create(b, loc, words, word);
+      words = vector::InsertOp::create(
+          b, loc, arith::SelectOp::create(b, loc, here, last, old), words,
+          word);
+    }
+    return vector::BitCastOp::create(b, loc, rawType, words);
+  }
+  // One-byte elements: the last three, where a lane holds them (loaded one
+  // by one, whatever the runs got).
+  Value patched = runs;
+  for (int64_t back = 1; back < 4; ++back) {
+    Value at = arith::SubIOp::create(b, loc, end, constI32(b, loc, back));
+    Value element =
+        access.buffer.load(b, loc, memElem, mulI32(b, loc, at, bytes));
+    for (auto [position, offset] : llvm::enumerate(access.offsets)) {
+      Value here =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, offset, at);
+      Value old = vector::ExtractOp::create(b, loc, patched, int64_t(position));
+      patched = vector::InsertOp::create(
+          b, loc, arith::SelectOp::create(b, loc, here, element, old), patched,
+          int64_t(position));
+    }
+  }
+  return patched;
+}
+
 struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -887,97 +953,21 @@ struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
         cast<GlobalViewType>(op.getSource().getType()).getElementType());
     int64_t bytes = access->buffer.elementBytes;
     auto rawType = VectorType::get({int64_t(access->offsets.size())}, memElem);
-    // Element by element: the buffer's range check zeroes what lies past
-    // the view (its check is per dword, so a wider load would lose the
-    // elements before the view's end that share a dword with one past it).
-    auto elementwise = [&](OpBuilder &b) -> Value {
-      SmallVector<Value> elements;
-      for (Value offset : access->offsets)
-        elements.push_back(access->buffer.load(b, loc, memElem,
-                                               mulI32(b, loc, offset, bytes)));
-      return vector::FromElementsOp::create(b, loc, rawType, elements);
-    };
     // A vector of a one-dimensional view (a row of weights) loads in runs;
     // a row of a matrix element by element: its stride decides whether
     // runs are aligned, and a branch on it in a main loop (attention
     // backward's L and Delta) costs more than the runs save.
     int64_t width = access->rank == 1 ? vectorRunWidth(type, bytes) : 1;
-    if (width == 1) {
-      rewriter.replaceOp(op,
-                         convertElements(rewriter, loc, elementwise(rewriter),
-                                         type.getElementType()));
-      return success();
+    Value raw;
+    if (width > 1) {
+      raw = loadVectorRuns(rewriter, loc, *access, rawType, width);
+    } else {
+      SmallVector<Value> elements;
+      for (Value offset : access->offsets)
+        elements.push_back(access->buffer.load(
+            rewriter, loc, memElem, mulI32(rewriter, loc, offset, bytes)));
+      raw = vector::FromElementsOp::create(rewriter, loc, rawType, elements);
     }
-    // Runs of `width` consecutive elements load at once (the view's base
-    // aligned, as a tile's is for whole-chunk copies; the vector's start a
-    // multiple of the runs). Runs wholly past the view's end read zero, as
-    // elements do; one that the end splits inside a dword loses the view's
-    // last elements, which are loaded again and put back, without a
-    // branch: that path, compiled beside the wide one, would hold a
-    // register per element of it wherever it is.
-    auto wide = [&](OpBuilder &b) -> Value {
-      auto runType = VectorType::get({width}, memElem);
-      Value runs =
-          arith::ConstantOp::create(b, loc, rawType, b.getZeroAttr(rawType));
-      for (int64_t first = 0; first < rawType.getNumElements();
-           first += width) {
-        Value run = access->buffer.load(
-            b, loc, runType, mulI32(b, loc, access->offsets[first], bytes));
-        runs = vector::InsertStridedSliceOp::create(b, loc, run, runs, {first},
-                                                    {1});
-      }
-      if (bytes >= 4)
-        return runs;
-      // A dword that holds the line's last element and one past it (only
-      // where the line ends inside the vector at an odd element, 2-byte
-      // elements) is zeroed whole; it becomes that element, zero-extended,
-      // where a lane holds it: an aligned run's dwords hold positions 2k
-      // and 2k + 1, and position 2k never holds the line's last element
-      // otherwise (it sits at an even distance from the line's start only
-      // when the line's length is odd).
-      Value end =
-          arith::AddIOp::create(b, loc, access->lineOffset, access->lineLength);
-      Value at = arith::SubIOp::create(b, loc, end, constI32(b, loc, 1));
-      if (bytes == 2) {
-        int64_t count = rawType.getNumElements();
-        auto wordsType = VectorType::get({count / 2}, b.getI32Type());
-        Value words = vector::BitCastOp::create(b, loc, wordsType, runs);
-        Value last = arith::ExtUIOp::create(
-            b, loc, b.getI32Type(),
-            arith::BitcastOp::create(
-                b, loc, b.getI16Type(),
-                access->buffer.load(b, loc, memElem,
-                                    mulI32(b, loc, at, bytes))));
-        for (int64_t word = 0; word < count / 2; ++word) {
-          Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             access->offsets[2 * word], at);
-          Value old = vector::ExtractOp::create(b, loc, words, word);
-          words = vector::InsertOp::create(
-              b, loc, arith::SelectOp::create(b, loc, here, last, old), words,
-              word);
-        }
-        return vector::BitCastOp::create(b, loc, rawType, words);
-      }
-      // One-byte elements: the line's last three, where a lane holds them
-      // (loaded one by one, whatever the wide load got).
-      Value patched = runs;
-      for (int64_t back = 1; back < 4; ++back) {
-        Value last = arith::SubIOp::create(b, loc, end, constI32(b, loc, back));
-        Value element =
-            access->buffer.load(b, loc, memElem, mulI32(b, loc, last, bytes));
-        for (auto [position, offset] : llvm::enumerate(access->offsets)) {
-          Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             offset, last);
-          Value old =
-              vector::ExtractOp::create(b, loc, patched, int64_t(position));
-          patched = vector::InsertOp::create(
-              b, loc, arith::SelectOp::create(b, loc, here, element, old),
-              patched, int64_t(position));
-        }
-      }
-      return patched;
-    };
-    Value raw = wide(rewriter);
     rewriter.replaceOp(
         op, convertElements(rewriter, loc, raw, type.getElementType()));
     return success();

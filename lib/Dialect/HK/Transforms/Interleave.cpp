@@ -79,18 +79,15 @@ ClusterWork countWork(ClusterOp cluster, const ChipInfo &chip, unsigned waves) {
       // One tile read as both operands is read once: its fragments are
       // needed as soon as either operand needs them.
       bool same = mma.getA() == mma.getB();
-      int64_t a = readsOf.lookup(mma.getA()),
-              b = same ? 0 : readsOf.lookup(mma.getB());
-      int64_t others = work.dsReads - a - b;
+      int64_t a = readsOf.lookup(mma.getA()), b = readsOf.lookup(mma.getB());
+      int64_t others = work.dsReads - a - (same ? 0 : b);
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)
           for (int64_t k = 0; k < steps; ++k) {
             int64_t aFragments = i * steps + (j == 0 ? k + 1 : steps);
             int64_t bFragments = i == 0 ? j * steps + k + 1 : cols * steps;
             int64_t forA = llvm::divideCeil(a * aFragments, rows * steps);
-            int64_t forB = same
-                               ? llvm::divideCeil(a * bFragments, cols * steps)
-                               : llvm::divideCeil(b * bFragments, cols * steps);
+            int64_t forB = llvm::divideCeil(b * bFragments, cols * steps);
             work.readsNeeded.push_back(
                 others + (same ? std::max(forA, forB) : forA + forB));
           }
