@@ -935,6 +935,46 @@ Value loadVectorRuns(OpBuilder &b, Location loc,
   return patched;
 }
 
+/// A vector of a one-dimensional view stored in runs of `width`
+/// consecutive elements (vectorRunWidth), one store each, by the lanes
+/// that write (`writer`). The range check drops every dword past the
+/// view's end; with two-byte elements a view of odd length ends inside a
+/// dword, which it drops whole with the view's last element: the lane
+/// holding that element stores it again on its own (selected without a
+/// branch). One-byte elements, up to three of which a dword could lose,
+/// are not stored in runs.
+void storeVectorRuns(OpBuilder &b, Location loc,
+                     const GlobalVectorAccess &access, Value values,
+                     int64_t width, Value writer) {
+  int64_t count = cast<VectorType>(values.getType()).getNumElements();
+  for (int64_t first = 0; first < count; first += width)
+    access.buffer.store(
+        b, loc,
+        vector::ExtractStridedSliceOp::create(b, loc, values, {first}, {width},
+                                              {1}),
+        access.buffer.maskedOffset(b, loc, writer, access.offsets[first]));
+  if (access.buffer.elementBytes != 2)
+    return;
+  // An aligned run's dwords hold positions 2k and 2k + 1; position 2k is
+  // the view's last only when its length is odd.
+  Value at =
+      arith::SubIOp::create(b, loc, access.lineLength, constI32(b, loc, 1));
+  Value holds = arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value last = vector::ExtractOp::create(b, loc, values, 0);
+  for (int64_t position = 0; position < count; position += 2) {
+    Value here = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       access.offsets[position], at);
+    last = arith::SelectOp::create(
+        b, loc, here, vector::ExtractOp::create(b, loc, values, position),
+        last);
+    holds = arith::OrIOp::create(b, loc, holds, here);
+  }
+  access.buffer.store(
+      b, loc, last,
+      access.buffer.maskedOffset(
+          b, loc, arith::AndIOp::create(b, loc, writer, holds), at));
+}
+
 struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -996,6 +1036,15 @@ struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
     values =
         convertElements(rewriter, loc, values, getMemoryElementType(destElem));
     Value writer = isVectorWriter(rewriter, loc, type);
+    // Runs for a one-dimensional view, as its loads (VectorLoadLowering).
+    int64_t bytes = access->buffer.elementBytes;
+    int64_t width =
+        access->rank == 1 && bytes >= 2 ? vectorRunWidth(type, bytes) : 1;
+    if (width > 1) {
+      storeVectorRuns(rewriter, loc, *access, values, width, writer);
+      rewriter.eraseOp(op);
+      return success();
+    }
     for (auto [index, offset] : llvm::enumerate(access->offsets))
       access->buffer.store(
           rewriter, loc,
