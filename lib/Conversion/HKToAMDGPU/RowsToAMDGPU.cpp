@@ -865,6 +865,21 @@ int64_t vectorRunWidth(RegisterVectorType type, int64_t elementBytes) {
   return 1;
 }
 
+/// The runs a vector access of `type` through `access` moves
+/// (vectorRunWidth), or 1 for element by element. Only a one-dimensional
+/// view (a row of weights, a reduction's results) goes in runs: for a row
+/// of a matrix its stride decides whether runs are aligned, and a branch
+/// on it in a main loop (attention backward's L and Delta) costs more than
+/// the runs save. Stores of one-byte elements go one by one: a dword the
+/// view's end splits could drop three of them (storeVectorRuns).
+int64_t accessRunWidth(const GlobalVectorAccess &access,
+                       RegisterVectorType type, bool store) {
+  int64_t bytes = access.buffer.elementBytes;
+  if (access.rank != 1 || (store && bytes < 2))
+    return 1;
+  return vectorRunWidth(type, bytes);
+}
+
 /// A vector of a one-dimensional view loaded in runs of `width`
 /// consecutive elements (vectorRunWidth), one load each (the view's base
 /// aligned, as a tile's is for whole-chunk copies; the vector's start a
@@ -993,11 +1008,7 @@ struct VectorLoadLowering : public OpConversionPattern<LoadOp> {
         cast<GlobalViewType>(op.getSource().getType()).getElementType());
     int64_t bytes = access->buffer.elementBytes;
     auto rawType = VectorType::get({int64_t(access->offsets.size())}, memElem);
-    // A vector of a one-dimensional view (a row of weights) loads in runs;
-    // a row of a matrix element by element: its stride decides whether
-    // runs are aligned, and a branch on it in a main loop (attention
-    // backward's L and Delta) costs more than the runs save.
-    int64_t width = access->rank == 1 ? vectorRunWidth(type, bytes) : 1;
+    int64_t width = accessRunWidth(*access, type, /*store=*/false);
     Value raw;
     if (width > 1) {
       raw = loadVectorRuns(rewriter, loc, *access, rawType, width);
@@ -1036,10 +1047,7 @@ struct VectorStoreLowering : public OpConversionPattern<StoreOp> {
     values =
         convertElements(rewriter, loc, values, getMemoryElementType(destElem));
     Value writer = isVectorWriter(rewriter, loc, type);
-    // Runs for a one-dimensional view, as its loads (VectorLoadLowering).
-    int64_t bytes = access->buffer.elementBytes;
-    int64_t width =
-        access->rank == 1 && bytes >= 2 ? vectorRunWidth(type, bytes) : 1;
+    int64_t width = accessRunWidth(*access, type, /*store=*/true);
     if (width > 1) {
       storeVectorRuns(rewriter, loc, *access, values, width, writer);
       rewriter.eraseOp(op);
