@@ -101,8 +101,9 @@ struct PendingOp {
   uint16_t firstReg = 0;
   uint16_t numRegs = 0;
   bool sgpr = false;
-  bool ldsWrite = false; ///< Its LDS ranges are writes (else reads).
-  bool dma = false;      ///< Direct-to-LDS load.
+  bool ldsWrite = false;  ///< Its LDS ranges are writes (else reads).
+  bool ldsAtomic = false; ///< ... read-modify-writes of an atomic.
+  bool dma = false;       ///< Direct-to-LDS load.
   uint64_t pc = 0;
   /// LDS byte ranges (address, size) the operation touches.
   std::vector<std::pair<uint32_t, uint32_t>> ldsRanges;
@@ -235,12 +236,19 @@ struct LaunchState {
 /// Per-byte LDS shadow for the race checker (16 bytes: a workgroup has at
 /// most 16 waves).
 struct LdsShadow {
-  uint32_t writeEpoch = 0; ///< Epoch + 1 of the last write (0: none).
-  uint32_t readEpoch = 0;  ///< Epoch + 1 of the reads in `readers`.
-  uint32_t writerPc = 0;   ///< Low bits of the writing instruction's pc.
-  uint16_t readers = 0;    ///< Bit per wave.
+  uint32_t writeEpoch = 0;  ///< Epoch + 1 of the last write (0: none).
+  uint32_t readEpoch = 0;   ///< Epoch + 1 of the reads in `readers`.
+  uint32_t atomicEpoch = 0; ///< Epoch + 1 of the atomics in `atomics`.
+  uint32_t writerPc = 0;    ///< Low bits of the writing instruction's pc.
+  uint16_t readers = 0;     ///< Bit per wave.
+  uint16_t atomics = 0;     ///< Bit per wave.
   uint8_t writer = 0;
 };
+
+/// How an instruction touches an LDS byte, for the race checker: atomics
+/// of different waves do not race with each other, only with plain reads
+/// and writes.
+enum class LdsAccess : uint8_t { Read, Write, Atomic };
 
 struct Workgroup {
   LaunchState *launch = nullptr;
@@ -366,7 +374,7 @@ void retireWaits(Wave &w, unsigned vmcnt, unsigned lgkmcnt);
 void checkPendingRead(Wave &w, const Instr &in, const Operand &op);
 /// Race bookkeeping of an LDS access by `w` of [address, address+size).
 void noteLdsAccess(Wave &w, uint64_t pc, uint32_t address, unsigned size,
-                   bool write, int lane);
+                   LdsAccess access, int lane);
 /// Bank-conflict accounting of one ds_* instruction: lane L accesses
 /// `bytes` at addr0[L] (and at addr1[L] when addr1 is given).
 void countLdsBankConflicts(Wave &w, const Instr &in, const uint32_t *addr0,

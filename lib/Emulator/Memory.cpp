@@ -75,11 +75,13 @@ static unsigned dwordsOf(unsigned bytes) { return std::max(1u, bytes / 4); }
 // ------------------------------------------------------------------------------
 
 static void ldsBookkeeping(Wave &w, const Instr &in, PendingOp *op,
-                           uint32_t address, unsigned size, bool write,
+                           uint32_t address, unsigned size, LdsAccess access,
                            int lane) {
-  noteLdsAccess(w, in.pc, address, size, write, lane);
+  bool write = access != LdsAccess::Read;
+  noteLdsAccess(w, in.pc, address, size, access, lane);
   if (op) {
     op->ldsWrite = write;
+    op->ldsAtomic = access == LdsAccess::Atomic;
     if (!op->ldsRanges.empty() &&
         op->ldsRanges.back().first + op->ldsRanges.back().second == address)
       op->ldsRanges.back().second += size;
@@ -102,7 +104,7 @@ static void dsRead(Wave &w, const Instr &in) {
   forEachLane(exec, [&](unsigned l) {
     uint32_t a = addr[l] + uint32_t(in.offset);
     addresses[l] = a;
-    ldsBookkeeping(w, in, op, a, bytes, false, int(l));
+    ldsBookkeeping(w, in, op, a, bytes, LdsAccess::Read, int(l));
     const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false);
     uint8_t zero[16] = {};
     writeLoaded(w, dst, l, src ? src : zero, bytes, memOf(in).extend);
@@ -124,7 +126,7 @@ static void dsWrite(Wave &w, const Instr &in) {
   forEachLane(exec, [&](unsigned l) {
     uint32_t a = addr[l] + uint32_t(in.offset);
     addresses[l] = a;
-    ldsBookkeeping(w, in, op, a, bytes, true, int(l));
+    ldsBookkeeping(w, in, op, a, bytes, LdsAccess::Write, int(l));
     uint8_t *dst = ldsAccess(w, in, a, bytes, int(l), true);
     if (dst)
       readStored(w, in.ops[1], l, dst, bytes, memOf(in).extend);
@@ -149,7 +151,7 @@ static void dsRead2(Wave &w, const Instr &in) {
     a1[l] = addr[l] + in.offset1 * scale;
     for (unsigned half = 0; half < 2; ++half) {
       uint32_t a = half ? a1[l] : a0[l];
-      ldsBookkeeping(w, in, op, a, bytes, false, int(l));
+      ldsBookkeeping(w, in, op, a, bytes, LdsAccess::Read, int(l));
       const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false);
       for (unsigned i = 0; i < words; ++i) {
         uint32_t v = 0;
@@ -180,7 +182,7 @@ static void dsWrite2(Wave &w, const Instr &in) {
     a1[l] = addr[l] + in.offset1 * scale;
     for (unsigned half = 0; half < 2; ++half) {
       uint32_t a = half ? a1[l] : a0[l];
-      ldsBookkeeping(w, in, op, a, bytes, true, int(l));
+      ldsBookkeeping(w, in, op, a, bytes, LdsAccess::Write, int(l));
       uint8_t *dst = ldsAccess(w, in, a, bytes, int(l), true);
       if (dst)
         readStored(w, in.ops[1 + half], l, dst, bytes, Extend::Zero);
@@ -201,6 +203,8 @@ static T applyAtomic(AtomicOp op, T old, T data, T compare) {
     return old + data;
   case AtomicOp::Sub:
     return old - data;
+  case AtomicOp::RSub:
+    return data - old;
   case AtomicOp::SMin:
     return T(std::min(S(old), S(data)));
   case AtomicOp::SMax:
@@ -266,42 +270,63 @@ static T applyAtomic(AtomicOp op, T old, T data, T compare) {
   return old;
 }
 
-/// ds_<op>[_rtn]_{u32,f32,b32}: [vdst,] vaddr, vdata [, vdata1]
+/// The `words` dwords of operand `op` in lane `l`, low first.
+static uint64_t laneValue(const Wave &w, const Operand &op, unsigned l,
+                          unsigned words) {
+  uint32_t t[2] = {0, 0};
+  uint64_t value = 0;
+  for (unsigned i = 0; i < words; ++i)
+    value |= uint64_t(viewOf(w, op, i, t[i])[l]) << (32 * i);
+  return value;
+}
+
+/// ds_<op>[_rtn]_{u32,i32,f32,b32,u64,i64,f64,b64}: [vdst,] vaddr, vdata
+/// [, vdata1]; 8-byte forms take register pairs.
 static void dsAtomic(Wave &w, const Instr &in) {
   bool returns = memOf(in).returnsData;
   AtomicOp op = memOf(in).atomic;
+  unsigned bytes = memOf(in).bytes, words = bytes / 4;
   unsigned base = returns ? 1 : 0;
-  uint32_t t[3] = {0, 0, 0};
-  SrcView addr = viewOf(w, in.ops[base], 0, t[0]);
-  SrcView data0 = viewOf(w, in.ops[base + 1], 0, t[1]);
-  SrcView data1 = in.numOps > base + 2 ? viewOf(w, in.ops[base + 2], 0, t[2])
-                                       : SrcView{&t[2], 0};
+  uint32_t t = 0;
+  SrcView addr = viewOf(w, in.ops[base], 0, t);
+  const Operand &data0 = in.ops[base + 1];
+  bool twoData = in.numOps > base + 2;
   uint64_t exec = w.exec();
   uint32_t addresses[kWaveSize];
   PendingOp *pending = issueOp(w, in, WaitCounter::Lds);
   forEachLane(exec, [&](unsigned l) {
     uint32_t a = addr[l] + uint32_t(in.offset);
     addresses[l] = a;
-    ldsBookkeeping(w, in, pending, a, 4, true, int(l));
-    uint8_t *p = ldsAccess(w, in, a, 4, int(l), true);
-    uint32_t old = 0;
+    ldsBookkeeping(w, in, pending, a, bytes, LdsAccess::Atomic, int(l));
+    uint8_t *p = ldsAccess(w, in, a, bytes, int(l), true);
+    uint64_t old = 0;
     if (p) {
-      std::memcpy(&old, p, 4);
+      std::memcpy(&old, p, bytes);
+      uint64_t first = laneValue(w, data0, l, words);
+      uint64_t second = twoData ? laneValue(w, in.ops[base + 2], l, words) : 0;
       // ds_cmpst: data0 is the compare value, data1 the new value.
-      uint32_t value = op == AtomicOp::CmpSwap
-                           ? applyAtomic<uint32_t>(op, old, data1[l], data0[l])
-                           : applyAtomic<uint32_t>(op, old, data0[l], 0);
-      std::memcpy(p, &value, 4);
+      uint64_t value =
+          words == 1
+              ? (op == AtomicOp::CmpSwap
+                     ? applyAtomic<uint32_t>(op, uint32_t(old),
+                                             uint32_t(second), uint32_t(first))
+                     : applyAtomic<uint32_t>(op, uint32_t(old), uint32_t(first),
+                                             0))
+              : (op == AtomicOp::CmpSwap
+                     ? applyAtomic<uint64_t>(op, old, second, first)
+                     : applyAtomic<uint64_t>(op, old, first, 0));
+      std::memcpy(p, &value, bytes);
     }
     if (returns)
-      w.v[vgprIndex(in.ops[0], 0)][l] = old;
+      for (unsigned i = 0; i < words; ++i)
+        w.v[vgprIndex(in.ops[0], i)][l] = uint32_t(old >> (32 * i));
   });
-  countLdsBankConflicts(w, in, addresses, nullptr, exec, 4, true);
-  uint64_t moved = uint64_t(__builtin_popcountll(exec)) * 4;
+  countLdsBankConflicts(w, in, addresses, nullptr, exec, bytes, true);
+  uint64_t moved = uint64_t(__builtin_popcountll(exec)) * bytes;
   w.wg->counters.ldsReadBytes += moved;
   w.wg->counters.ldsWriteBytes += moved;
   if (pending && returns)
-    markPendingDst(w, *pending, in.ops[0], 1);
+    markPendingDst(w, *pending, in.ops[0], words);
 }
 
 /// ds_bpermute_b32 vdst, vaddr, vdata: lane L reads vdata of lane addr/4.
@@ -389,7 +414,7 @@ static void dsReadTranspose(Wave &w, const Instr &in) {
   forEachLane(exec, [&](unsigned l) {
     uint32_t a = addr[l] + uint32_t(in.offset);
     addresses[l] = a;
-    ldsBookkeeping(w, in, op, a, bytes, false, int(l));
+    ldsBookkeeping(w, in, op, a, bytes, LdsAccess::Read, int(l));
     if (const uint8_t *src = ldsAccess(w, in, a, bytes, int(l), false))
       std::memcpy(loaded[l], src, bytes);
   });
@@ -543,7 +568,7 @@ static void vmemLoad(Wave &w, const Instr &in, bool buffer) {
     if (std::optional<uint32_t> lds = flatLdsAddress(in, addrs[l].address)) {
       if (const uint8_t *src = ldsAccess(w, in, *lds, bytes, int(l), false))
         std::memcpy(data, src, bytes);
-      noteLdsAccess(w, in.pc, *lds, bytes, false, int(l));
+      noteLdsAccess(w, in.pc, *lds, bytes, LdsAccess::Read, int(l));
       writeLoaded(w, dst, l, data, bytes, memOf(in).extend);
       return;
     }
@@ -598,7 +623,7 @@ static void vmemLoadToLds(Wave &w, const Instr &in, bool buffer) {
         std::memcpy(data + c, src, component);
     }
     uint32_t ldsAddress = ldsBase + l * laneStride;
-    noteLdsAccess(w, in.pc, ldsAddress, bytes, true, int(l));
+    noteLdsAccess(w, in.pc, ldsAddress, bytes, LdsAccess::Write, int(l));
     if (op)
       noteDmaWrite(w, *op, ldsAddress, bytes);
     if (uint8_t *dst = ldsAccess(w, in, ldsAddress, bytes, int(l), true))
@@ -623,7 +648,7 @@ static void vmemStore(Wave &w, const Instr &in, bool buffer) {
     if (std::optional<uint32_t> lds = flatLdsAddress(in, addrs[l].address)) {
       if (uint8_t *dst = ldsAccess(w, in, *lds, bytes, int(l), true))
         std::memcpy(dst, bytesOut, bytes);
-      noteLdsAccess(w, in.pc, *lds, bytes, true, int(l));
+      noteLdsAccess(w, in.pc, *lds, bytes, LdsAccess::Write, int(l));
       return;
     }
     if (std::optional<uint32_t> priv =
@@ -675,25 +700,45 @@ static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
   forEachLane(exec, [&](unsigned l) {
     if (buffer && !componentInRange(addrs[l], 0, bytes))
       return;
-    uint8_t *p = globalAccess(w, in, addrs[l].address, bytes, int(l), true);
-    if (!p)
-      return;
-    uint64_t old;
-    if (!wide) {
-      uint32_t value = w.v[vgprIndex(data, 0)][l];
-      uint32_t compare =
-          op == AtomicOp::CmpSwap ? w.v[vgprIndex(data, 1)][l] : 0;
-      old = atomicRmw<uint32_t>(reinterpret_cast<uint32_t *>(p), op, value,
-                                compare);
+    uint64_t value = w.v[vgprIndex(data, 0)][l];
+    uint64_t compare =
+        op == AtomicOp::CmpSwap ? w.v[vgprIndex(data, words)][l] : 0;
+    if (wide) {
+      value |= uint64_t(w.v[vgprIndex(data, 1)][l]) << 32;
+      if (op == AtomicOp::CmpSwap)
+        compare |= uint64_t(w.v[vgprIndex(data, 3)][l]) << 32;
+    }
+    uint64_t old = 0;
+    // A flat address in the shared or private aperture: LDS and scratch
+    // belong to this workgroup's host thread, no other thread sees them.
+    uint8_t *local = nullptr;
+    bool inLocal = false;
+    if (std::optional<uint32_t> lds = flatLdsAddress(in, addrs[l].address)) {
+      inLocal = true;
+      local = ldsAccess(w, in, *lds, bytes, int(l), true);
+      noteLdsAccess(w, in.pc, *lds, bytes, LdsAccess::Atomic, int(l));
+    } else if (std::optional<uint32_t> priv =
+                   flatScratchAddress(in, addrs[l].address)) {
+      inLocal = true;
+      local = scratchAccess(w, in, *priv, bytes, l, true);
+    }
+    if (inLocal) {
+      if (!local)
+        return;
+      std::memcpy(&old, local, bytes);
+      uint64_t updated =
+          wide ? applyAtomic<uint64_t>(op, old, value, compare)
+               : applyAtomic<uint32_t>(op, uint32_t(old), uint32_t(value),
+                                       uint32_t(compare));
+      std::memcpy(local, &updated, bytes);
     } else {
-      uint64_t value = w.v[vgprIndex(data, 0)][l] |
-                       (uint64_t(w.v[vgprIndex(data, 1)][l]) << 32);
-      uint64_t compare = op == AtomicOp::CmpSwap
-                             ? (w.v[vgprIndex(data, 2)][l] |
-                                (uint64_t(w.v[vgprIndex(data, 3)][l]) << 32))
-                             : 0;
-      old = atomicRmw<uint64_t>(reinterpret_cast<uint64_t *>(p), op, value,
-                                compare);
+      uint8_t *p = globalAccess(w, in, addrs[l].address, bytes, int(l), true);
+      if (!p)
+        return;
+      old = wide ? atomicRmw<uint64_t>(reinterpret_cast<uint64_t *>(p), op,
+                                       value, compare)
+                 : atomicRmw<uint32_t>(reinterpret_cast<uint32_t *>(p), op,
+                                       uint32_t(value), uint32_t(compare));
     }
     if (in.sc0)
       for (unsigned i = 0; i < words; ++i)

@@ -318,24 +318,32 @@ void hk::emu::checkDmaPendingRead(Wave &w, const Instr &in, uint32_t address,
 // ---------------------------------------------------------------------
 
 void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
-                            unsigned size, bool write, int lane) {
+                            unsigned size, LdsAccess access, int lane) {
   Workgroup &wg = *w.wg;
   if (!wg.launch->sanitize.ldsRace)
     return;
   uint32_t epoch = w.barriers + 1;
   uint16_t self = uint16_t(1u << (w.id & 15));
+  bool write = access != LdsAccess::Read;
   uint32_t end = std::min<uint64_t>(uint64_t(address) + size, wg.shadow.size());
   wg.ldsDirtyEnd = std::max(wg.ldsDirtyEnd, end);
   for (uint32_t b = address; b < end; ++b) {
     LdsShadow &sh = wg.shadow[b];
     const char *conflict = nullptr;
     unsigned other = 0;
+    uint16_t otherAtomics = sh.atomicEpoch == epoch ? sh.atomics & ~self : 0;
     if (sh.writeEpoch == epoch && sh.writer != w.id) {
-      conflict = write ? "write after write" : "read after write";
+      conflict = access == LdsAccess::Atomic ? "atomic after write"
+                 : write                     ? "write after write"
+                                             : "read after write";
       other = sh.writer;
     } else if (write && sh.readEpoch == epoch && (sh.readers & ~self)) {
-      conflict = "write after read";
+      conflict = access == LdsAccess::Atomic ? "atomic after read"
+                                             : "write after read";
       other = __builtin_ctz(unsigned(sh.readers & ~self));
+    } else if (access != LdsAccess::Atomic && otherAtomics) {
+      conflict = write ? "write after atomic" : "read after atomic";
+      other = __builtin_ctz(unsigned(otherAtomics));
     }
     if (conflict) {
       wg.report(SanitizerReport::LdsRace, w, pc, lane, b,
@@ -348,7 +356,13 @@ void hk::emu::noteLdsAccess(Wave &w, uint64_t pc, uint32_t address,
                     " with no s_barrier between them");
       return;
     }
-    if (write) {
+    if (access == LdsAccess::Atomic) {
+      if (sh.atomicEpoch != epoch) {
+        sh.atomicEpoch = epoch;
+        sh.atomics = 0;
+      }
+      sh.atomics |= self;
+    } else if (write) {
       sh.writeEpoch = epoch;
       sh.writer = uint8_t(w.id);
       sh.writerPc = uint32_t(pc);
@@ -546,7 +560,11 @@ static void carryOutstandingLdsAccesses(Wave &w) {
   for (const std::deque<PendingOp> *queue : {&w.ldsOps, &w.vmemOps})
     for (const PendingOp &op : *queue)
       for (auto [address, size] : op.ldsRanges)
-        noteLdsAccess(w, op.pc, address, size, op.ldsWrite || op.dma, -1);
+        noteLdsAccess(w, op.pc, address, size,
+                      op.ldsAtomic            ? LdsAccess::Atomic
+                      : op.ldsWrite || op.dma ? LdsAccess::Write
+                                              : LdsAccess::Read,
+                      -1);
 }
 
 void hk::emu::releaseBarrier(Workgroup &wg) {

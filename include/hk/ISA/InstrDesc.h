@@ -109,6 +109,7 @@ enum class AtomicOp : uint8_t {
   CmpSwap,
   Add,
   Sub,
+  RSub, ///< data - old (LDS only).
   SMin,
   SMax,
   UMin,

@@ -105,3 +105,32 @@ extern "C" __global__ void unimplemented(float *out) {
   asm volatile("v_cvt_sr_bf8_f32 %0, %1, %2" : "=v"(r) : "v"(out[t]), "v"(t));
   out[t] = float(r);
 }
+
+// An LDS histogram: atomics of different waves on the same bins do not
+// race with each other (ds_add_u32, and a flat atomic whose address the
+// compiler cannot place), but a plain read of a bin another wave is still
+// adding to does, without the barrier.
+extern "C" __global__ void atomic_race_bug(float *out) {
+  __shared__ unsigned bins[16];
+  unsigned t = threadIdxX();
+  if (t < 16)
+    bins[t] = 0;
+  syncThreads();
+  __hip_atomic_fetch_add(&bins[(t * 7) % 16], 1u, __ATOMIC_RELAXED,
+                         __HIP_MEMORY_SCOPE_WORKGROUP);
+  out[t] = float(bins[(t + 64) % 16]);
+}
+extern "C" __global__ void atomic_race_ok(float *out) {
+  __shared__ unsigned bins[16];
+  unsigned t = threadIdxX();
+  if (t < 16)
+    bins[t] = 0;
+  syncThreads();
+  __hip_atomic_fetch_add(&bins[(t * 7) % 16], 1u, __ATOMIC_RELAXED,
+                         __HIP_MEMORY_SCOPE_WORKGROUP);
+  unsigned *any = t & 1 ? &bins[t % 16] : (unsigned *)out + 256;
+  __hip_atomic_fetch_add(any, 2u, __ATOMIC_RELAXED,
+                         __HIP_MEMORY_SCOPE_WORKGROUP);
+  syncThreads();
+  out[t] = float(bins[(t + 64) % 16]);
+}

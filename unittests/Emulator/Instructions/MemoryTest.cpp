@@ -12,8 +12,10 @@
 // - atomics: every lane its own address; memory and (sc0/rtn forms) the
 //   returned old value against host arithmetic from AMD's ISA reference
 //   (inc: old >= data ? 0 : old + 1; dec: old == 0 || old > data ? data :
-//   old - 1; cmpswap: old == cmp ? src : old; pk_add_f16/bf16: each half
-//   added with round to nearest even);
+//   old - 1; cmpswap: old == cmp ? src : old; rsub: data - old;
+//   pk_add_f16/bf16: each half added with round to nearest even; f32 and
+//   f64 add rounded to nearest even, min/max the smaller/larger of two
+//   non-NaN values); 8-byte forms (_x2, *64) on register pairs;
 // - ds_read2/write2 (offsets in elements, st64 in 64-element units),
 //   ds_permute/bpermute (byte addresses / 4, modulo 64), ds_swizzle (the
 //   quad-permute and bit-mask modes), the gfx950 transposing reads and
@@ -313,6 +315,7 @@ void testStore(SingleWave &sw, const char *mnemonic) {
 enum class Op {
   Add,
   Sub,
+  RSub,
   SMin,
   SMax,
   UMin,
@@ -328,7 +331,10 @@ enum class Op {
   MinF32,
   MaxF32,
   PkAddF16,
-  PkAddBf16
+  PkAddBf16,
+  AddF64,
+  MinF64,
+  MaxF64
 };
 
 Op opOf(llvm::StringRef mnemonic) {
@@ -342,6 +348,14 @@ Op opOf(llvm::StringRef mnemonic) {
       {"add_f32", Op::AddF32},
       {"min_f32", Op::MinF32},
       {"max_f32", Op::MaxF32},
+      {"add_f64", Op::AddF64},
+      {"min_f64", Op::MinF64},
+      {"max_f64", Op::MaxF64},
+      {"min_i64", Op::SMin},
+      {"max_i64", Op::SMax},
+      {"min_u64", Op::UMin},
+      {"max_u64", Op::UMax},
+      {"rsub", Op::RSub},
       {"cmpswap", Op::CmpSwap},
       {"cmpst", Op::CmpSwap},
       {"wrxchg", Op::Swap},
@@ -375,11 +389,14 @@ uint64_t applyAtomic(Op op, uint64_t old, uint64_t data, uint64_t cmp,
     return wide ? int64_t(v) : int64_t(int32_t(uint32_t(v)));
   };
   auto f = [](uint64_t v) { return toAPFloat(Fmt::F32, v & 0xffffffff); };
+  auto d = [](uint64_t v) { return toAPFloat(Fmt::F64, v); };
   switch (op) {
   case Op::Add:
     return (old + data) & mask;
   case Op::Sub:
     return (old - data) & mask;
+  case Op::RSub:
+    return (data - old) & mask;
   case Op::SMin:
     return sx(old) < sx(data) ? old : data;
   case Op::SMax:
@@ -424,6 +441,15 @@ uint64_t applyAtomic(Op op, uint64_t old, uint64_t data, uint64_t cmp,
     return f(data).compare(f(old)) == APFloat::cmpLessThan ? data : old;
   case Op::MaxF32:
     return f(data).compare(f(old)) == APFloat::cmpGreaterThan ? data : old;
+  case Op::AddF64: {
+    APFloat r = d(old);
+    r.add(d(data), APFloat::rmNearestTiesToEven);
+    return fromAPFloat(r);
+  }
+  case Op::MinF64:
+    return d(data).compare(d(old)) == APFloat::cmpLessThan ? data : old;
+  case Op::MaxF64:
+    return d(data).compare(d(old)) == APFloat::cmpGreaterThan ? data : old;
   }
   return old;
 }
@@ -432,8 +458,9 @@ void testAtomic(SingleWave &sw, const char *mnemonic) {
   llvm::StringRef name(mnemonic);
   Space space = spaceOf(name);
   Op op = opOf(name);
-  bool wide = name.ends_with("_x2") || name.ends_with("b64");
+  bool wide = name.ends_with("_x2") || name.ends_with("64");
   bool isFloat = op == Op::AddF32 || op == Op::MinF32 || op == Op::MaxF32;
+  bool isDouble = op == Op::AddF64 || op == Op::MinF64 || op == Op::MaxF64;
   bool packed = op == Op::PkAddF16 || op == Op::PkAddBf16;
   unsigned size = wide ? 8 : 4, n = wide ? 2 : 1;
   Wave &w = sw.wave();
@@ -459,6 +486,10 @@ void testAtomic(SingleWave &sw, const char *mnemonic) {
           }
           return r;
         }
+        if (isDouble) // Eighths and some sub-eighth fractions: sums round.
+          return fromAPFloat(
+              APFloat(double(int64_t(mixBits(l * 5 + salt) % 200001) - 100000) /
+                      (l % 3 ? 8.0 : 3.0)));
         if (isFloat)
           return f32Input(l + 64 * salt, salt) & 0x7fffffffu
                      ? uint32_t(fromAPFloat(APFloat(
@@ -772,6 +803,8 @@ std::vector<InstructionCase> memoryCases() {
                (name.starts_with("ds_") && !name.contains("read") &&
                 !name.contains("write_b"))) {
       run = testAtomic;
+      if (name == "buffer_atomic_pk_add_bf16")
+        chips = "gfx950";
     } else if (name.contains("store") || name.starts_with("ds_write")) {
       run = testStore;
     } else if (name == "buffer_wbl2" || name == "buffer_inv") {
