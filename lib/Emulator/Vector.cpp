@@ -1245,6 +1245,34 @@ static void vDot2F32(Wave &w, const Instr &in) {
   });
 }
 
+/// v_dot{2,4,8}[c]_{i,u}32_{i16,u16,i8,u8,i4,u4}: the products of the
+/// sources' `Bits`-wide fields (signed or unsigned), summed with the 32-bit
+/// addend (S2, or D for the accumulating VOP2 forms) in 64 bits; clamp
+/// saturates the sum to the 32-bit range, else it wraps.
+template <unsigned Bits, bool Signed, bool Accumulate>
+static void vDotInt(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, Accumulate ? 2 : 3, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  auto field = [](uint32_t v, unsigned i) -> int64_t {
+    uint32_t raw = (v >> (i * Bits)) & ((1u << Bits) - 1);
+    if (Signed && (raw >> (Bits - 1)))
+      return int64_t(raw) - (int64_t(1) << Bits);
+    return int64_t(raw);
+  };
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t a = s.src[0][l], b = s.src[1][l];
+    uint32_t c = Accumulate ? dst[l] : s.src[2][l];
+    int64_t sum = Signed ? int64_t(int32_t(c)) : int64_t(c);
+    for (unsigned i = 0; i < 32 / Bits; ++i)
+      sum += field(a, i) * field(b, i);
+    if (in.clamp)
+      sum = Signed ? std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX)
+                   : std::clamp<int64_t>(sum, 0, UINT32_MAX);
+    dst[l] = uint32_t(sum);
+  });
+}
+
 template <unsigned Rows> static void vPermlaneSwap(Wave &w, const Instr &in) {
   uint32_t *a = w.v[vgprIndex(in.ops[0], 0)];
   uint32_t *b = w.v[vgprIndex(in.ops[1], 0)];

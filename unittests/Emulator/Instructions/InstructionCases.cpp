@@ -357,6 +357,27 @@ uint64_t hk::emu::testing::ieeeMinimumMaximum(Fmt fmt, uint64_t a, uint64_t b,
   return fromAPFloat(isMax ? llvm::maximum(x, y) : llvm::minimum(x, y));
 }
 
+uint32_t hk::emu::testing::intDotReference(unsigned bits, bool isSigned,
+                                           uint32_t a, uint32_t b, uint32_t c,
+                                           bool clamp) {
+  // Each field shifted to the top of a 32-bit word, then back down: an
+  // arithmetic shift sign-extends it, a logical one zero-extends it.
+  auto field = [&](uint32_t v, unsigned i) -> int64_t {
+    uint32_t top = v << (32 - bits * (i + 1));
+    return isSigned ? int64_t(int32_t(top) >> (32 - bits))
+                    : int64_t(top >> (32 - bits));
+  };
+  __int128 sum = isSigned ? __int128(int32_t(c)) : __int128(c);
+  for (unsigned i = 0; i < 32 / bits; ++i)
+    sum += __int128(field(a, i)) * field(b, i);
+  if (clamp) {
+    __int128 lo = isSigned ? INT32_MIN : 0;
+    __int128 hi = isSigned ? INT32_MAX : UINT32_MAX;
+    sum = sum < lo ? lo : sum > hi ? hi : sum;
+  }
+  return uint32_t(uint64_t(sum));
+}
+
 Expect hk::emu::testing::dot2Reference(Fmt half, uint64_t a, uint64_t b,
                                        uint64_t addend) {
   // The exact sum in a format wide enough for every product and the

@@ -79,6 +79,13 @@ inline bool isGfx950(SingleWave &wave) { return wave.chip().name == "gfx950"; }
 uint32_t intInput(unsigned lane, unsigned operand);
 uint64_t int64Input(unsigned lane, unsigned operand);
 
+/// The reference of the integer dot products v_dot{2,4,8}[c]: the sum of
+/// the products of `a`'s and `b`'s `bits`-wide fields (sign-extended when
+/// `isSigned`) and the 32-bit addend `c`, exact, then saturated to the
+/// 32-bit range when `clamp`, else wrapped.
+uint32_t intDotReference(unsigned bits, bool isSigned, uint32_t a, uint32_t b,
+                         uint32_t c, bool clamp);
+
 /// Floating-point inputs by lane index (which may run past 64: tests run
 /// several rounds of 64 lanes). The first edgeCount^2 indices pair every
 /// edge value of the format (zeros, denormals, the smallest and largest

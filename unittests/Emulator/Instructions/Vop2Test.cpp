@@ -453,6 +453,35 @@ void testDot2c(SingleWave &sw, const char *mnemonic) {
   checkLanes(sw, spec);
 }
 
+/// v_dot{2c_i32_i16,4c_i32_i8,8c_i32_i4} vdst, s0, s1: the signed dot of
+/// the sources' fields plus D (intDotReference); the VOP3 encoding also
+/// with clamp.
+void testDotIntC(SingleWave &sw, const char *mnemonic) {
+  llvm::StringRef name(mnemonic);
+  unsigned bits = name.ends_with("16") ? 16 : name.ends_with("8") ? 8 : 4;
+  for (bool clamp : {false, true}) {
+    LaneSpec spec;
+    spec.text = std::string(mnemonic) + (clamp ? "_e64 v0, v2, v4 clamp"
+                                               : " v0, v2, v4");
+    spec.dst = Fmt::B32;
+    spec.input = [](unsigned i, unsigned op) -> uint64_t {
+      if (i % 4 == 0)
+        return op ? 0x80808080u : 0x7f7f8000u + i;
+      return intInput(i, op);
+    };
+    spec.dstInput = [](unsigned i) -> uint64_t {
+      return i % 2 ? 0x7ffffff0u - i : intInput(i, 2);
+    };
+    spec.rounds = 3;
+    spec.ref = [bits, clamp](const uint64_t *s, uint64_t old) {
+      return Expect::exact(intDotReference(bits, true, uint32_t(s[0]),
+                                           uint32_t(s[1]), uint32_t(old),
+                                           clamp));
+    };
+    checkLanes(sw, spec);
+  }
+}
+
 std::vector<InstructionCase> vop2Cases() {
   std::vector<InstructionCase> cases;
   for (const auto &entry : intOps())
@@ -475,6 +504,9 @@ std::vector<InstructionCase> vop2Cases() {
   cases.push_back({"v_ldexp_f16", kBothChips, testLdexpF16});
   cases.push_back({"v_dot2c_f32_f16", kBothChips, testDot2c});
   cases.push_back({"v_dot2c_f32_bf16", "gfx950", testDot2c});
+  for (const char *name :
+       {"v_dot2c_i32_i16", "v_dot4c_i32_i8", "v_dot8c_i32_i4"})
+    cases.push_back({name, kBothChips, testDotIntC});
   return cases;
 }
 

@@ -7,6 +7,8 @@
 // default selection (low halves for the low result, high for the high),
 // with op_sel/op_sel_hi swapping halves, and for floats with neg_lo/neg_hi
 // and clamp. v_dot2: the exact sum of both products and the f32 addend,
+// the integer dots: the exact sum of the fields' products and the addend,
+// wrapped to 32 bits or (clamp) saturated;
 // within 1 ulp.
 //
 //===----------------------------------------------------------------------===//
@@ -329,6 +331,39 @@ void testDot2(SingleWave &sw, const char *mnemonic) {
   checkLanes(sw, spec);
 }
 
+/// v_dot{2,4,8}_{i32,u32}_{i16,u16,i8,u8,i4,u4} d, a, b, c, with and
+/// without clamp: intDotReference. The inputs mix random words with fields
+/// at their extremes and addends near the 32-bit limits, so that sums wrap
+/// (and saturate under clamp) in both directions.
+void testDotInt(SingleWave &sw, const char *mnemonic) {
+  llvm::StringRef name(mnemonic);
+  unsigned bits = name.ends_with("16") ? 16 : name.ends_with("8") ? 8 : 4;
+  bool isSigned = name.contains("_i32_");
+  for (bool clamp : {false, true}) {
+    LaneSpec spec;
+    spec.text = std::string(mnemonic) + " v0, v2, v4, v6" +
+                (clamp ? " clamp" : "");
+    spec.numSrcs = 3;
+    spec.dst = Fmt::B32;
+    spec.input = [](unsigned i, unsigned op) -> uint64_t {
+      static const uint32_t extremes[] = {0x7fffffffu, 0x80000000u,
+                                          0xffffffffu, 0x77777777u,
+                                          0x88888888u, 0x7f7f7f7fu,
+                                          0x80808080u, 0x7fff8000u};
+      if (op < 2 && i % 3 == 0)
+        return extremes[(i / 3 + op * 3) % 8];
+      return intInput(i, op);
+    };
+    spec.rounds = 3;
+    spec.ref = [bits, isSigned, clamp](const uint64_t *s, uint64_t) {
+      return Expect::exact(intDotReference(bits, isSigned, uint32_t(s[0]),
+                                           uint32_t(s[1]), uint32_t(s[2]),
+                                           clamp));
+    };
+    checkLanes(sw, spec);
+  }
+}
+
 // Mixed precision
 // ----------------------------------------------------------------
 
@@ -409,6 +444,9 @@ std::vector<InstructionCase> vop3pCases() {
     cases.push_back({name, kBothChips, testPkF32});
   cases.push_back({"v_dot2_f32_f16", kBothChips, testDot2});
   cases.push_back({"v_dot2_f32_bf16", "gfx950", testDot2});
+  for (const char *name : {"v_dot2_i32_i16", "v_dot2_u32_u16", "v_dot4_i32_i8",
+                           "v_dot4_u32_u8", "v_dot8_i32_i4", "v_dot8_u32_u4"})
+    cases.push_back({name, kBothChips, testDotInt});
   for (const char *name :
        {"v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16"})
     cases.push_back({name, kBothChips, testFmaMix});
