@@ -168,6 +168,14 @@ template <bool Set> static void sBitset(Wave &w, const Instr &in) {
   uint32_t &d = w.s[in.ops[0].reg & (kNumSgprs - 1)];
   d = Set ? d | bit : d & ~bit;
 }
+/// s_bitset{0,1}_b64: D.u64[S0.u32[5:0]] = 0 or 1; the other bits kept.
+template <bool Set> static void sBitset64(Wave &w, const Instr &in) {
+  uint64_t bit = 1ull << (readScalar(w, in.ops[1]) & 63);
+  uint64_t d = readScalar64(w, in.ops[0]);
+  d = Set ? d | bit : d & ~bit;
+  writeSgpr(w, in.ops[0], 0, uint32_t(d));
+  writeSgpr(w, in.ops[0], 1, uint32_t(d >> 32));
+}
 static void sCmovkI32(Wave &w, const Instr &in) {
   if (w.scc)
     writeSgpr(w, in.ops[0], 0, int32_t(int16_t(readScalar(w, in.ops[1]))));

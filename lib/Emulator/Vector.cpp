@@ -610,6 +610,48 @@ template <bool Signed> static void vMad16(Wave &w, const Instr &in) {
   });
 }
 
+/// 16-bit VOP3 integer operations on the halves op_sel picks, the result
+/// placed in the destination half op_sel[3] picks: min3/max3/med3 of three
+/// sources, and v_add_i16/v_sub_i16, exact and saturated to the 16-bit
+/// range under clamp (else wrapped).
+template <bool Signed, unsigned N, typename F>
+static void vInt16(Wave &w, const Instr &in, F f) {
+  ValuSources s;
+  prepareSources(w, in, N, s);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    int64_t x[3] = {0, 0, 0};
+    for (unsigned i = 0; i < N; ++i) {
+      uint16_t h = half(s.src[i][l], in, i);
+      x[i] = Signed ? int64_t(int16_t(h)) : int64_t(h);
+    }
+    int64_t r = f(x[0], x[1], x[2]);
+    if (in.clamp)
+      r = Signed ? std::clamp<int64_t>(r, INT16_MIN, INT16_MAX)
+                 : std::clamp<int64_t>(r, 0, UINT16_MAX);
+    dst[l] = place16(dst[l], uint16_t(r), in);
+  });
+}
+template <bool Signed> static void vMin3I16(Wave &w, const Instr &in) {
+  vInt16<Signed, 3>(w, in, [](int64_t a, int64_t b, int64_t c) {
+    return std::min({a, b, c});
+  });
+}
+template <bool Signed> static void vMax3I16(Wave &w, const Instr &in) {
+  vInt16<Signed, 3>(w, in, [](int64_t a, int64_t b, int64_t c) {
+    return std::max({a, b, c});
+  });
+}
+template <bool Signed> static void vMed3I16(Wave &w, const Instr &in) {
+  vInt16<Signed, 3>(
+      w, in, [](int64_t a, int64_t b, int64_t c) { return med3(a, b, c); });
+}
+template <bool Subtract> static void vAddSubI16(Wave &w, const Instr &in) {
+  vInt16<true, 2>(w, in, [](int64_t a, int64_t b, int64_t) {
+    return Subtract ? a - b : a + b;
+  });
+}
+
 /// v_mad_u32_u16 / v_mad_i32_i16: D.32 = S0.16 * S1.16 + S2.32 (op_sel
 /// picking the 16-bit sources' halves), saturating to 32 bits under clamp.
 template <bool Signed> static void vMad32From16(Wave &w, const Instr &in) {

@@ -1,6 +1,8 @@
 //===- Mad16Test.cpp - 16-bit integer multiply-adds (VOP3) ----------------===//
 //
-// v_mad_{u,i}16, their legacy encodings and v_mad_{u32_u16,i32_i16},
+// v_mad_{u,i}16, their legacy encodings and v_mad_{u32_u16,i32_i16}, and
+// the other 16-bit VOP3 integer operations (v_add/sub_i16,
+// v_{min3,max3,med3}_{i,u}16),
 // checked lane by lane against host integer arithmetic written from AMD's
 // CDNA3 ISA reference: the product and sum are exact, wrap to the result
 // width, and saturate to it under clamp; op_sel picks 16-bit source halves
@@ -79,6 +81,59 @@ void test16(SingleWave &sw, const char *mnemonic) {
   }
 }
 
+/// kForms16 for two sources: op_sel's third bit is the result's half.
+const Form kForms16TwoSources[] = {
+    {"", {false, false, false, false}, false},
+    {" clamp", {false, false, false, false}, true},
+    {" op_sel:[1,0,1]", {true, false, false, true}, false},
+    {" op_sel:[0,1,0] clamp", {false, true, false, false}, true},
+};
+
+/// v_add_i16, v_sub_i16 and v_{min3,max3,med3}_{i16,u16}: the exact
+/// result of the halves op_sel picks, saturated under clamp (which cannot
+/// change a min, max or median), in the half op_sel[3] picks.
+void testOther16(SingleWave &sw, const char *mnemonic) {
+  llvm::StringRef name(mnemonic);
+  bool isSigned = name.ends_with("_i16");
+  unsigned n = name.starts_with("v_add") || name.starts_with("v_sub") ? 2 : 3;
+  for (const Form &form : n == 2 ? llvm::ArrayRef<Form>(kForms16TwoSources)
+                                 : llvm::ArrayRef<Form>(kForms16)) {
+    LaneSpec spec;
+    spec.text = std::string(mnemonic) +
+                (n == 2 ? " v0, v2, v4" : " v0, v2, v4, v6") + form.suffix;
+    spec.numSrcs = n;
+    spec.input = madInput;
+    spec.rounds = 4;
+    spec.high16 = form.sel[3] ? LaneSpec::Kept : LaneSpec::Zeroed;
+    std::string op = name.substr(2, 4).str();
+    spec.ref = [form, isSigned, n, op](const uint64_t *src, uint64_t old) {
+      int64_t x[3];
+      for (unsigned i = 0; i < n; ++i)
+        x[i] = source16(src[i], form.sel[i], isSigned);
+      int64_t r;
+      if (op == "add_")
+        r = x[0] + x[1];
+      else if (op == "sub_")
+        r = x[0] - x[1];
+      else if (op == "min3")
+        r = std::min({x[0], x[1], x[2]});
+      else if (op == "max3")
+        r = std::max({x[0], x[1], x[2]});
+      else // The median: the sum less the smallest and the largest.
+        r = x[0] + x[1] + x[2] - std::min({x[0], x[1], x[2]}) -
+            std::max({x[0], x[1], x[2]});
+      if (form.clamp)
+        r = saturate(r, 16, isSigned);
+      uint32_t value = uint16_t(r);
+      if (form.sel[3])
+        return Expect::exact((uint32_t(old) & 0xffffu) | (value << 16));
+      return Expect::exact(value);
+    };
+    spec.dstInput = [](unsigned index) { return intInput(index, 3); };
+    checkLanes(sw, spec);
+  }
+}
+
 const Form kForms32[] = {
     {"", {false, false, false, false}, false},
     {" op_sel:[1,1,0,0]", {true, true, false, false}, false},
@@ -114,6 +169,14 @@ const InstructionCase kMad16Cases[] = {
     {"v_mad_legacy_i16", kBothChips, test16},
     {"v_mad_u32_u16", kBothChips, test32},
     {"v_mad_i32_i16", kBothChips, test32},
+    {"v_add_i16", kBothChips, testOther16},
+    {"v_sub_i16", kBothChips, testOther16},
+    {"v_min3_i16", kBothChips, testOther16},
+    {"v_min3_u16", kBothChips, testOther16},
+    {"v_max3_i16", kBothChips, testOther16},
+    {"v_max3_u16", kBothChips, testOther16},
+    {"v_med3_i16", kBothChips, testOther16},
+    {"v_med3_u16", kBothChips, testOther16},
 };
 HK_INSTRUCTION_CASES(Mad16, kMad16Cases);
 

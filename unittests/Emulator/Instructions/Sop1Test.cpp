@@ -49,6 +49,16 @@ uint64_t leadingZeros(uint64_t v, unsigned bits) {
   return 0xffffffffu;
 }
 
+/// The index, counted from the most significant bit, of the first bit that
+/// differs from the sign bit, or -1 when none does (0 and -1).
+uint64_t signRunLength(uint64_t v, unsigned bits) {
+  bool sign = (v >> (bits - 1)) & 1;
+  for (unsigned i = 1; i < bits; ++i)
+    if (bool((v >> (bits - 1 - i)) & 1) != sign)
+      return i;
+  return 0xffffffffu;
+}
+
 uint64_t countBits(uint64_t v, unsigned bits, bool want) {
   uint64_t n = 0;
   for (unsigned i = 0; i < bits; ++i)
@@ -77,6 +87,31 @@ const std::map<std::string, Sop1> &sop1() {
             r |= ((a >> i) & 1) << (31 - i);
           return Result{r, kKeep};
         }}},
+      {"s_brev_b64",
+       {64, 64,
+        [](uint64_t a, bool) {
+          uint64_t r = 0;
+          for (unsigned i = 0; i < 64; ++i)
+            r |= ((a >> i) & 1) << (63 - i);
+          return Result{r, kKeep};
+        }}},
+      {"s_bcnt0_i32_b64",
+       {64, 32,
+        [](uint64_t a, bool) {
+          uint64_t n = countBits(a, 64, false);
+          return Result{n, int(n != 0)};
+        }}},
+      {"s_ff0_i32_b64",
+       {64, 32,
+        [](uint64_t a, bool) {
+          return Result{firstFromLsb(a, 64, false), kKeep};
+        }}},
+      {"s_flbit_i32",
+       {32, 32,
+        [](uint64_t a, bool) { return Result{signRunLength(a, 32), kKeep}; }}},
+      {"s_flbit_i32_i64",
+       {64, 32,
+        [](uint64_t a, bool) { return Result{signRunLength(a, 64), kKeep}; }}},
       {"s_bcnt0_i32_b32",
        {32, 32,
         [](uint64_t a, bool) {
@@ -192,6 +227,9 @@ TEST(Sop1Examples, BitScans) {
       {"s_ff1_i32_b32", 0xaaaaaaaa, 1},     {"s_ff1_i32_b32", 0x00000000, ~0u},
       {"s_ff1_i32_b32", 0x00010000, 16},    {"s_flbit_i32_b32", 0x0000cccc, 16},
       {"s_flbit_i32_b32", 0x7fffffff, 1},   {"s_flbit_i32_b32", 0, ~0u},
+      {"s_flbit_i32", 0x00000000, ~0u},     {"s_flbit_i32", 0x0000cccc, 16},
+      {"s_flbit_i32", 0xffff3333, 16},      {"s_flbit_i32", 0x7fffffff, 1},
+      {"s_flbit_i32", 0x80000000, 1},       {"s_flbit_i32", 0xffffffff, ~0u},
       {"s_abs_i32", 0x80000001, 0x7fffffff}};
   for (const Example &e : examples) {
     w.s[8] = e.in;
@@ -213,6 +251,25 @@ void testBitset(SingleWave &sw, const char *mnemonic) {
     runOrFail(sw, std::string(mnemonic) + " s4, s8");
     uint32_t bit = 1u << (index & 31);
     EXPECT_EQ(w.s[4], set ? old | bit : old & ~bit)
+        << mnemonic << " old=" << hex(old) << " index=" << index;
+    EXPECT_EQ(w.scc, bool(i & 1)) << mnemonic << " changed SCC";
+  }
+}
+
+/// s_bitset0/1_b64 s[4:5], s8: bit s8[5:0] of s[4:5] cleared or set, the
+/// other bits kept.
+void testBitset64(SingleWave &sw, const char *mnemonic) {
+  bool set = llvm::StringRef(mnemonic) == "s_bitset1_b64";
+  Wave &w = sw.wave();
+  for (unsigned i = 0; i < 64; ++i) {
+    uint64_t old = int64Input(i, 0);
+    uint32_t index = intInput(i, 1);
+    w.setSgpr64(4, old);
+    w.s[8] = index;
+    w.scc = i & 1;
+    runOrFail(sw, std::string(mnemonic) + " s[4:5], s8");
+    uint64_t bit = 1ull << (index % 64);
+    EXPECT_EQ(w.sgpr64(4), set ? old | bit : old & ~bit)
         << mnemonic << " old=" << hex(old) << " index=" << index;
     EXPECT_EQ(w.scc, bool(i & 1)) << mnemonic << " changed SCC";
   }
@@ -314,6 +371,8 @@ std::vector<InstructionCase> sop1Cases() {
     cases.push_back({entry.first.c_str(), kBothChips, testExecOp});
   cases.push_back({"s_bitset0_b32", kBothChips, testBitset});
   cases.push_back({"s_bitset1_b32", kBothChips, testBitset});
+  cases.push_back({"s_bitset0_b64", kBothChips, testBitset64});
+  cases.push_back({"s_bitset1_b64", kBothChips, testBitset64});
   cases.push_back({"s_getpc_b64", kBothChips, testGetpc});
   cases.push_back({"s_setpc_b64", kBothChips, testSetpc});
   cases.push_back({"s_swappc_b64", kBothChips, testSwappc});

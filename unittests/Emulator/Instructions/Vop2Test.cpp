@@ -461,8 +461,8 @@ void testDotIntC(SingleWave &sw, const char *mnemonic) {
   unsigned bits = name.ends_with("16") ? 16 : name.ends_with("8") ? 8 : 4;
   for (bool clamp : {false, true}) {
     LaneSpec spec;
-    spec.text = std::string(mnemonic) + (clamp ? "_e64 v0, v2, v4 clamp"
-                                               : " v0, v2, v4");
+    spec.text = std::string(mnemonic) +
+                (clamp ? "_e64 v0, v2, v4 clamp" : " v0, v2, v4");
     spec.dst = Fmt::B32;
     spec.input = [](unsigned i, unsigned op) -> uint64_t {
       if (i % 4 == 0)
@@ -474,9 +474,8 @@ void testDotIntC(SingleWave &sw, const char *mnemonic) {
     };
     spec.rounds = 3;
     spec.ref = [bits, clamp](const uint64_t *s, uint64_t old) {
-      return Expect::exact(intDotReference(bits, true, uint32_t(s[0]),
-                                           uint32_t(s[1]), uint32_t(old),
-                                           clamp));
+      return Expect::exact(intDotReference(
+          bits, true, uint32_t(s[0]), uint32_t(s[1]), uint32_t(old), clamp));
     };
     checkLanes(sw, spec);
   }

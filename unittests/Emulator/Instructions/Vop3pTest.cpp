@@ -341,14 +341,13 @@ void testDotInt(SingleWave &sw, const char *mnemonic) {
   bool isSigned = name.contains("_i32_");
   for (bool clamp : {false, true}) {
     LaneSpec spec;
-    spec.text = std::string(mnemonic) + " v0, v2, v4, v6" +
-                (clamp ? " clamp" : "");
+    spec.text =
+        std::string(mnemonic) + " v0, v2, v4, v6" + (clamp ? " clamp" : "");
     spec.numSrcs = 3;
     spec.dst = Fmt::B32;
     spec.input = [](unsigned i, unsigned op) -> uint64_t {
-      static const uint32_t extremes[] = {0x7fffffffu, 0x80000000u,
-                                          0xffffffffu, 0x77777777u,
-                                          0x88888888u, 0x7f7f7f7fu,
+      static const uint32_t extremes[] = {0x7fffffffu, 0x80000000u, 0xffffffffu,
+                                          0x77777777u, 0x88888888u, 0x7f7f7f7fu,
                                           0x80808080u, 0x7fff8000u};
       if (op < 2 && i % 3 == 0)
         return extremes[(i / 3 + op * 3) % 8];
