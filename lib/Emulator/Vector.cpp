@@ -3,6 +3,8 @@
 
 #include "Valu.h"
 
+#include "llvm/ADT/APInt.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -980,6 +982,56 @@ static void vLdexpF64(Wave &w, const Instr &in) {
     double r = std::ldexp(applyFloatMods(dn.source(bitsToF64(a)), o[0]),
                           int32_t(uint32_t(b)));
     return f64ToBits(dn.result(applyOutputMods(r, in)));
+  });
+}
+
+/// The first 1201 bits of the binary fraction of 2/pi, as the integer
+/// floor(2/pi * 2^1201): v_trig_preop_f64's table. Computed once from
+/// Machin's formula, pi = 16 atan(1/5) - 4 atan(1/239), in fixed point with
+/// 1300 fraction bits (the truncation of its few hundred terms stays far
+/// below the 1201st bit).
+static const llvm::APInt &twoOverPi() {
+  static const llvm::APInt bits = [] {
+    constexpr unsigned kFraction = 1300, kWidth = 2600;
+    auto atanInverse = [](uint64_t x) {
+      llvm::APInt one = llvm::APInt::getOneBitSet(kWidth, kFraction);
+      llvm::APInt power = one.udiv(x), sum(kWidth, 0);
+      for (uint64_t k = 0; !power.isZero(); ++k) {
+        llvm::APInt term = power.udiv(2 * k + 1);
+        sum = k % 2 ? sum - term : sum + term;
+        power = power.udiv(x * x);
+      }
+      return sum;
+    };
+    llvm::APInt pi = atanInverse(5) * 16 - atanInverse(239) * 4;
+    llvm::APInt twoOverPi =
+        llvm::APInt::getOneBitSet(kWidth, 1202 + kFraction).udiv(pi);
+    return twoOverPi.trunc(1201);
+  }();
+  return bits;
+}
+
+/// v_trig_preop_f64 d, s0, s1: segment S1[4:0] of 2/pi for the range
+/// reduction of S0, as the CDNA3 ISA defines it: 53 bits of the table
+/// starting `shift` = segment * 53 bits into it (plus the exponent beyond
+/// 1077, for large S0), truncated, scaled by 2^(-53 - shift) (2^128 more
+/// for exponents of 1968 and above).
+static void vTrigPreopF64(Wave &w, const Instr &in) {
+  valu64<2>(w, in, [&](uint64_t a, uint64_t b, uint64_t) {
+    int exponent = int((a >> 52) & 0x7ff);
+    unsigned shift = (uint32_t(b) & 31) * 53;
+    if (exponent > 1077)
+      shift += unsigned(exponent - 1077);
+    // Bits [1200 - shift, 1148 - shift] of the table, zero past its end.
+    uint64_t segment = 0;
+    if (shift < 1201) {
+      llvm::APInt window = twoOverPi().shl(shift).lshr(1201 - 53);
+      segment = window.trunc(53).getZExtValue();
+    }
+    int scale = -53 - int(shift);
+    if (exponent >= 1968)
+      scale += 128;
+    return f64ToBits(applyOutputMods(std::ldexp(double(segment), scale), in));
   });
 }
 

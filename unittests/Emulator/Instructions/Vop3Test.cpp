@@ -10,6 +10,8 @@
 //   kept; max/min/med3 in IEEE mode as in the ISA's pseudocode (med3 of a
 //   NaN is the min3); v_minimum3/v_maximum3 (gfx950) as IEEE 754-2019
 //   minimum/maximum: any NaN gives a NaN, -0 below +0;
+// - v_trig_preop_f64: the ISA's pseudocode on a table of 2/pi computed
+//   here by another formula than the emulator's;
 // - division: v_div_scale, v_div_fmas and v_div_fixup run as the sequences
 //   LLVM emits for f16, f32 and f64 fdiv (with v_rcp, v_fma, v_fma_mix),
 //   whose quotient must be APFloat's correctly rounded one for every pair
@@ -536,6 +538,87 @@ void testLdexp(SingleWave &sw, const char *mnemonic) {
   checkFloatOp(sw, op);
 }
 
+/// floor(2/pi * 2^1201), computed here from Euler's pi/4 = atan(1/2) +
+/// atan(1/3) (the emulator uses Machin's formula) in 1400-bit fixed point.
+const llvm::APInt &twoOverPiTable() {
+  static const llvm::APInt bits = [] {
+    constexpr unsigned kFraction = 1400, kWidth = 2800;
+    auto atanInverse = [](uint64_t x) {
+      llvm::APInt sum(kWidth, 0);
+      llvm::APInt power = llvm::APInt::getOneBitSet(kWidth, kFraction).udiv(x);
+      for (uint64_t k = 0; !power.isZero(); ++k) {
+        llvm::APInt term = power.udiv(2 * k + 1);
+        sum = k % 2 ? sum - term : sum + term;
+        power = power.udiv(x * x);
+      }
+      return sum;
+    };
+    llvm::APInt quarterPi = atanInverse(2) + atanInverse(3);
+    // 2/pi * 2^1201 = 2^1200 / (pi / 4).
+    return llvm::APInt::getOneBitSet(kWidth, 1200 + kFraction)
+        .udiv(quarterPi)
+        .trunc(1201);
+  }();
+  return bits;
+}
+
+/// v_trig_preop_f64 d, s0, s1 as the CDNA3 ISA's pseudocode defines it:
+/// shift = S1[4:0] * 53, plus exponent(S0) - 1077 when the exponent is
+/// above 1077; the 53 table bits below the top `shift` ones, as an
+/// integer, times 2^(-53 - shift), times 2^128 more when the exponent is
+/// 1968 or above. The first segment of 1.0 is 2/pi truncated to a double
+/// (0x3fe45f306dc9c882; round to nearest gives ...883), and segments 0-2
+/// sum to 2/pi within 2^-159.
+void testTrigPreop(SingleWave &sw, const char *mnemonic) {
+  LaneSpec spec;
+  spec.text = std::string(mnemonic) + " v[0:1], v[2:3], v4";
+  spec.srcRegs[0] = 2;
+  spec.dst = Fmt::F64;
+  spec.rounds = 6;
+  spec.input = [](unsigned i, unsigned op) -> uint64_t {
+    if (op == 1) // Segments, some with bits above [4:0] set.
+      return i % 4 == 3 ? intInput(i, 1) : (i * 7) % 32;
+    static const uint64_t exponents[] = {0,    1,    1023, 1077, 1078, 1100,
+                                         1967, 1968, 2000, 2046, 2047};
+    if (i % 2)
+      return f64Input(i, 0);
+    uint64_t e = exponents[(i / 2) % std::size(exponents)];
+    return (e << 52) | (mixBits(i) & ((uint64_t(1) << 52) - 1)) |
+           (uint64_t(i % 3 == 0) << 63);
+  };
+  spec.ref = [](const uint64_t *s, uint64_t) {
+    int exponent = int((s[0] >> 52) & 0x7ff);
+    unsigned shift = unsigned(s[1] & 31) * 53;
+    if (exponent > 1077)
+      shift += unsigned(exponent - 1077);
+    uint64_t segment = 0;
+    for (unsigned k = 0; k < 53; ++k) { // Table bit 1200 - shift - k.
+      int bit = 1200 - int(shift) - int(k);
+      if (bit >= 0 && twoOverPiTable()[unsigned(bit)])
+        segment |= uint64_t(1) << (52 - k);
+    }
+    int scale = -53 - int(shift) + (exponent >= 1968 ? 128 : 0);
+    APFloat exact = APFloat(double(segment)); // 53 bits: exact.
+    return ieee(llvm::scalbn(exact, scale, APFloat::rmNearestTiesToEven));
+  };
+  checkLanes(sw, spec);
+
+  // The known first segment of 1.0, and three segments summing to 2/pi.
+  Wave &w = sw.wave();
+  double sum = 0;
+  for (unsigned k = 0; k < 3; ++k) {
+    w.v[2][0] = 0;
+    w.v[3][0] = 0x3ff00000u;
+    w.v[4][0] = k;
+    runOrFail(sw, spec.text);
+    uint64_t bits = w.v[0][0] | (uint64_t(w.v[1][0]) << 32);
+    if (k == 0)
+      EXPECT_EQ(bits, 0x3fe45f306dc9c882ull) << "segment 0 of 1.0";
+    sum += toDouble(Fmt::F64, bits);
+  }
+  EXPECT_EQ(sum, 0.63661977236758134308) << "2/pi from three segments";
+}
+
 // Division
 // ---------------------------------------------------------------------
 
@@ -869,6 +952,7 @@ std::vector<InstructionCase> vop3Cases() {
   cases.push_back({"v_pack_b32_f16", kBothChips, testPackB32F16});
   cases.push_back({"v_ldexp_f32", kBothChips, testLdexp});
   cases.push_back({"v_ldexp_f64", kBothChips, testLdexp});
+  cases.push_back({"v_trig_preop_f64", kBothChips, testTrigPreop});
   for (const char *name :
        {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32",
         "v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64"})
