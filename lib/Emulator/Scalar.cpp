@@ -176,6 +176,24 @@ template <bool Set> static void sBitset64(Wave &w, const Instr &in) {
   writeSgpr(w, in.ops[0], 0, uint32_t(d));
   writeSgpr(w, in.ops[0], 1, uint32_t(d >> 32));
 }
+/// s_movrels_b{32,64} D, S: D = SGPR[S + M0]; s_movreld_b{32,64} D, S:
+/// SGPR[D + M0] = S. The relative index counts SGPRs (the 64-bit forms
+/// move the pair starting there); like every SGPR access here it wraps
+/// around the register file.
+template <unsigned Words, bool Source>
+static void sMovrel(Wave &w, const Instr &in) {
+  uint32_t offset = w.s[isa::kM0];
+  for (unsigned i = 0; i < Words; ++i) {
+    if (Source) {
+      uint32_t value = w.s[(in.ops[1].reg + offset + i) & (kNumSgprs - 1)];
+      writeSgpr(w, in.ops[0], i, value);
+    } else {
+      w.s[(in.ops[0].reg + offset + i) & (kNumSgprs - 1)] =
+          readScalar(w, in.ops[1], i);
+    }
+  }
+}
+
 static void sCmovkI32(Wave &w, const Instr &in) {
   if (w.scc)
     writeSgpr(w, in.ops[0], 0, int32_t(int16_t(readScalar(w, in.ops[1]))));

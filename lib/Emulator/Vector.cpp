@@ -1241,6 +1241,21 @@ static void vPkAddSub(Wave &w, const Instr &in) {
   });
 }
 
+/// v_pk_mad_u16 / v_pk_mad_i16: per half S0 * S1 + S2, exact, wrapped to
+/// 16 bits or saturated to the u16 / i16 range under clamp.
+template <bool Signed> static void vPkMad16(Wave &w, const Instr &in) {
+  valuPk16(w, in, 3, false, [&in](uint16_t a, uint16_t b, uint16_t c) {
+    auto ext = [](uint16_t v) -> int64_t {
+      return Signed ? int64_t(int16_t(v)) : int64_t(v);
+    };
+    int64_t r = ext(a) * ext(b) + ext(c);
+    if (in.clamp)
+      r = Signed ? std::clamp<int64_t>(r, INT16_MIN, INT16_MAX)
+                 : std::clamp<int64_t>(r, 0, UINT16_MAX);
+    return uint16_t(r);
+  });
+}
+
 /// Packed f32 (v_pk_fma_f32 and kin): 64-bit operands, op_sel picks the
 /// dword of each source for the low result, op_sel_hi for the high one.
 template <typename F>

@@ -275,6 +275,34 @@ void testBitset64(SingleWave &sw, const char *mnemonic) {
   }
 }
 
+/// s_movrels_b{32,64} s4, s8: s4 (s[4:5]) = s[8 + M0] (s[8 + M0 : 9 + M0]);
+/// s_movreld_b{32,64} s8, s4: s[8 + M0] (and the next) = s4 (s[4:5]). The
+/// SGPRs around the target keep their values.
+void testMovrel(SingleWave &sw, const char *mnemonic) {
+  llvm::StringRef name(mnemonic);
+  bool source = name.starts_with("s_movrels");
+  unsigned words = name.ends_with("64") ? 2 : 1;
+  std::string text =
+      std::string(mnemonic) +
+      (words == 2 ? (source ? " s[4:5], s[8:9]" : " s[8:9], s[4:5]")
+                  : (source ? " s4, s8" : " s8, s4"));
+  Wave &w = sw.wave();
+  for (uint32_t m0 = 0; m0 < 12; m0 += words) {
+    for (unsigned r = 0; r < 32; ++r)
+      w.s[r] = 0x5000u + r;
+    w.s[isa::kM0] = m0;
+    runOrFail(sw, text);
+    for (unsigned r = 0; r < 32; ++r) {
+      uint32_t want = 0x5000u + r;
+      if (source && r >= 4 && r < 4 + words)
+        want = 0x5000u + 8 + m0 + (r - 4);
+      if (!source && r >= 8 + m0 && r < 8 + m0 + words)
+        want = 0x5000u + 4 + (r - 8 - m0);
+      EXPECT_EQ(w.s[r], want) << text << " M0=" << m0 << " s" << r;
+    }
+  }
+}
+
 /// The new EXEC of a saveexec or wrexec instruction from source s and the
 /// old exec e.
 using ExecRef = uint64_t (*)(uint64_t s, uint64_t e);
@@ -372,6 +400,9 @@ std::vector<InstructionCase> sop1Cases() {
   cases.push_back({"s_bitset0_b32", kBothChips, testBitset});
   cases.push_back({"s_bitset1_b32", kBothChips, testBitset});
   cases.push_back({"s_bitset0_b64", kBothChips, testBitset64});
+  for (const char *name :
+       {"s_movrels_b32", "s_movrels_b64", "s_movreld_b32", "s_movreld_b64"})
+    cases.push_back({name, kBothChips, testMovrel});
   cases.push_back({"s_bitset1_b64", kBothChips, testBitset64});
   cases.push_back({"s_getpc_b64", kBothChips, testGetpc});
   cases.push_back({"s_setpc_b64", kBothChips, testSetpc});

@@ -131,6 +131,8 @@ const std::map<std::string, std::pair<unsigned, Int16Ref>> &int16Ops() {
        P{2, [](uint64_t a, uint64_t b, uint64_t) { return a * b; }}},
       {"v_pk_mad_u16",
        P{3, [](uint64_t a, uint64_t b, uint64_t c) { return a * b + c; }}},
+      {"v_pk_mad_i16",
+       P{3, [](uint64_t a, uint64_t b, uint64_t c) { return a * b + c; }}},
       {"v_pk_lshlrev_b16",
        P{2, [](uint64_t a, uint64_t b, uint64_t) { return b << (a & 15); }}},
       {"v_pk_lshrrev_b16",
@@ -162,24 +164,31 @@ void testInt16(SingleWave &sw, const char *mnemonic) {
         return Expect::exact(ref(h[0], h[1], h[2]) & 0xffff);
       },
       3);
-  // Adds and subtracts saturate with clamp (to the u16 or i16 range).
+  // Adds, subtracts and multiply-adds saturate with clamp (to the u16 or
+  // i16 range).
   llvm::StringRef name(mnemonic);
-  if (!name.contains("_add_") && !name.contains("_sub_"))
+  bool mad = name.contains("_mad_");
+  if (!name.contains("_add_") && !name.contains("_sub_") && !mad)
     return;
   bool sub = name.contains("_sub_"), isSigned = name.ends_with("i16");
   LaneSpec spec;
-  spec.text = std::string(mnemonic) + " v0, v2, v4 clamp";
+  spec.numSrcs = mad ? 3 : 2;
+  spec.text = std::string(mnemonic) +
+              (mad ? " v0, v2, v4, v6 clamp" : " v0, v2, v4 clamp");
   spec.input = [](unsigned i, unsigned op) -> uint64_t {
     return intInput(i, op) ^ intInput(i + 7, op) << 16;
   };
   spec.rounds = 3;
-  spec.ref = [sub, isSigned](const uint64_t *s, uint64_t) {
+  spec.ref = [sub, mad, isSigned](const uint64_t *s, uint64_t) {
     uint64_t r = 0;
     for (unsigned h = 0; h < 2; ++h) {
       uint16_t x = s[0] >> (16 * h), y = s[1] >> (16 * h);
+      uint16_t z = s[2] >> (16 * h);
       int64_t a = isSigned ? int16_t(x) : x, b = isSigned ? int16_t(y) : y;
-      int64_t v = std::clamp<int64_t>(
-          sub ? a - b : a + b, isSigned ? -32768 : 0, isSigned ? 32767 : 65535);
+      int64_t c = isSigned ? int16_t(z) : z;
+      int64_t exact = mad ? a * b + c : sub ? a - b : a + b;
+      int64_t v = std::clamp<int64_t>(exact, isSigned ? -32768 : 0,
+                                      isSigned ? 32767 : 65535);
       r |= uint64_t(uint16_t(v)) << (16 * h);
     }
     return Expect::exact(r);
