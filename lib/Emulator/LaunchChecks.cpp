@@ -51,7 +51,13 @@ LaunchChecks::LaunchChecks(const Module &module, const KernelInfo &kernel,
     const isa::InstrDesc *desc = instrs[i].desc;
     if (!desc)
       continue;
-    atomic[i] = desc->mem.kind == isa::MemKind::Atomic;
+    // Atomic loads and stores at agent or system scope compile to plain
+    // vector-memory loads and stores with sc1 set, the device-coherent
+    // cache policy (LLVM's AMDGPU memory model for gfx942 and gfx950):
+    // like read-modify-write atomics, they synchronize rather than race.
+    bool coherent = instrs[i].sc1 && (desc->mem.kind == isa::MemKind::Load ||
+                                      desc->mem.kind == isa::MemKind::Store);
+    atomic[i] = desc->mem.kind == isa::MemKind::Atomic || coherent;
     if (tiles && (desc->unit == isa::Unit::Lds ||
                   desc->unit == isa::Unit::DirectToLds || instrs[i].lds))
       allowedTiles[i] = tiles->tilesAccessedAt(source.locate(instrs[i].pc));

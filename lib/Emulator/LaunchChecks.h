@@ -82,7 +82,8 @@ private:
   const KernelSourceInfo *tiles = nullptr;
   /// Per decoded instruction (index into the program): the tiles the op
   /// at its source location addresses (null: any tile), and whether it
-  /// is an atomic.
+  /// is an atomic (a read-modify-write, or a device-coherent load or
+  /// store: an atomic load or store at agent or system scope).
   std::vector<const std::vector<unsigned> *> allowedTiles;
   std::vector<bool> atomic;
 
