@@ -612,6 +612,63 @@ template <bool Signed> static void vMad16(Wave &w, const Instr &in) {
   });
 }
 
+/// v_sad_{u8,u16,u32} d, a, b, c: the absolute differences of the
+/// sources' unsigned 8-, 16- or 32-bit fields, summed with S2;
+/// v_sad_hi_u8: the byte sum shifted left 16, plus S2. The sum is exact,
+/// then wraps to 32 bits, or saturates under clamp.
+template <unsigned Bits, bool High> static void vSad(Wave &w, const Instr &in) {
+  valuU32<3>(w, in, [&in](uint32_t a, uint32_t b, uint32_t c) {
+    uint64_t mask = Bits == 32 ? 0xffffffffull : (1ull << Bits) - 1, sum = 0;
+    for (unsigned i = 0; i < 32 / Bits; ++i) {
+      uint64_t x = (a >> (i * Bits)) & mask, y = (b >> (i * Bits)) & mask;
+      sum += x > y ? x - y : y - x;
+    }
+    if (High)
+      sum <<= 16;
+    sum += c;
+    if (in.clamp)
+      sum = std::min<uint64_t>(sum, UINT32_MAX);
+    return uint32_t(sum);
+  });
+}
+
+/// v_lerp_u8 d, a, b, c: per byte (a + b + the low bit of c's byte) / 2,
+/// rounded down: the rounded average of a and b when c's bit is set.
+static void vLerpU8(Wave &w, const Instr &in) {
+  valuU32<3>(w, in, [](uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 32; i += 8)
+      r |= ((((a >> i) & 0xff) + ((b >> i) & 0xff) + ((c >> i) & 1)) >> 1) << i;
+    return r;
+  });
+}
+
+/// v_sat_pk_u8_i16: each signed 16-bit half of S0 clamped to [0, 255],
+/// packed into the low two bytes; the high half of D is zero.
+static void vSatPkU8I16(Wave &w, const Instr &in) {
+  valuU32<1>(w, in, [](uint32_t a, uint32_t, uint32_t) {
+    auto sat = [](uint16_t h) {
+      return uint32_t(std::clamp<int32_t>(int16_t(h), 0, 255));
+    };
+    return sat(uint16_t(a)) | (sat(uint16_t(a >> 16)) << 8);
+  });
+}
+
+/// v_cvt_off_f32_i4: the signed 4-bit integer S0[3:0] over 16, as f32
+/// (-0.5 to 0.4375).
+static void vCvtOffF32I4(Wave &w, const Instr &in) {
+  valuU32<1>(w, in, [&in](uint32_t a, uint32_t, uint32_t) {
+    int v = int(a & 15) - (a & 8 ? 16 : 0);
+    return f32ToBits(applyOutputMods(float(v) / 16.0f, in));
+  });
+}
+
+/// v_fract_f16: x - floor(x), at most the largest f16 below 1 (0x3bff),
+/// which the f32 difference would round up to 1.0 for tiny negative x.
+static float fractF16Op(float x) {
+  return std::min(x - std::floor(x), 0.99951171875f);
+}
+
 /// 16-bit VOP3 integer operations on the halves op_sel picks, the result
 /// placed in the destination half op_sel[3] picks: min3/max3/med3 of three
 /// sources, and v_add_i16/v_sub_i16, exact and saturated to the 16-bit
@@ -1178,6 +1235,29 @@ static void valuPk16(Wave &w, const Instr &in, unsigned n, bool isFloat, F f) {
     }
     dst[l] = uint32_t(f(lo[0], lo[1], lo[2])) |
              (uint32_t(f(hi[0], hi[1], hi[2])) << 16);
+  });
+}
+
+/// v_pk_fmac_f16 d, a, b (VOP2): per half D = fma(S0, S1, D), rounded once
+/// to f16; an inline constant feeds both halves.
+static void vPkFmacF16(Wave &w, const Instr &in) {
+  ValuSources s;
+  prepareSources(w, in, 2, s);
+  const Operand *o = srcOperands(in);
+  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
+  forEachLane(s.mask, [&](unsigned l) {
+    uint32_t v[2] = {s.src[0][l], s.src[1][l]};
+    for (unsigned i = 0; i < 2; ++i)
+      if (o[i].kind == OpKind::Imm && v[i] <= 0xffff)
+        v[i] |= v[i] << 16;
+    uint32_t r = 0;
+    for (unsigned h = 0; h < 32; h += 16) {
+      float x = f16ToF32(uint16_t(v[0] >> h)),
+            y = f16ToF32(uint16_t(v[1] >> h));
+      float acc = f16ToF32(uint16_t(dst[l] >> h));
+      r |= uint32_t(f32ToF16(applyOutputMods(fmaF16(x, y, acc), in))) << h;
+    }
+    dst[l] = r;
   });
 }
 

@@ -260,7 +260,7 @@ Expect roundNearestEven(Fmt fmt, uint64_t a) {
 }
 
 /// v_fract: S0 + -floor(S0), at most the largest value below 1.0
-/// (0x3f7fffff, 0x3fefffffffffffff); infinities give NaN.
+/// (0x3bff, 0x3f7fffff, 0x3fefffffffffffff); infinities give NaN.
 Expect fract(Fmt fmt, uint64_t a) {
   APFloat v = toAPFloat(fmt, a);
   if (v.isNaN() || v.isInfinity())
@@ -396,8 +396,10 @@ const std::map<std::string, UnaryFloat> &unaryFloatOps() {
       m["v_rndne" + suffix] = {
           fmt, [fmt](uint64_t a) { return roundNearestEven(fmt, a); }};
     }
-    for (Fmt fmt : {Fmt::F32, Fmt::F64})
-      m[fmt == Fmt::F32 ? "v_fract_f32" : "v_fract_f64"] = {
+    for (Fmt fmt : {Fmt::F32, Fmt::F16, Fmt::F64})
+      m[fmt == Fmt::F32   ? "v_fract_f32"
+        : fmt == Fmt::F16 ? "v_fract_f16"
+                          : "v_fract_f64"] = {
           fmt, [fmt](uint64_t a) { return fract(fmt, a); }};
     for (Fmt fmt : {Fmt::F32, Fmt::F16, Fmt::F64})
       m[fmt == Fmt::F32   ? "v_frexp_mant_f32"
@@ -419,11 +421,10 @@ const std::map<std::string, UnaryFloat> &unaryFloatOps() {
                    }};
     }
     // f16: "1ULP accuracy", denormals supported.
-    T f16Trans[] = {{"v_exp_f16", Trans::Exp},
-                    {"v_log_f16", Trans::Log},
-                    {"v_rcp_f16", Trans::Rcp},
-                    {"v_rsq_f16", Trans::Rsq},
-                    {"v_sqrt_f16", Trans::Sqrt}};
+    T f16Trans[] = {{"v_exp_f16", Trans::Exp},   {"v_log_f16", Trans::Log},
+                    {"v_rcp_f16", Trans::Rcp},   {"v_rsq_f16", Trans::Rsq},
+                    {"v_sqrt_f16", Trans::Sqrt}, {"v_sin_f16", Trans::Sin},
+                    {"v_cos_f16", Trans::Cos}};
     for (const T &t : f16Trans)
       m[t.name] = {Fmt::F16, [op = t.op](uint64_t a) {
                      return transRef(op, Fmt::F16, a, 1, false);
@@ -804,6 +805,50 @@ void testCvtPkF32Fp8(SingleWave &sw, const char *mnemonic) {
   }
 }
 
+/// v_cvt_off_f32_i4: the signed nibble S0[3:0] over 16 (AMD's table runs
+/// from 1000b = -0.5 to 0111b = 0.4375), whatever the higher bits.
+void testCvtOff(SingleWave &sw, const char *mnemonic) {
+  LaneSpec spec;
+  spec.text = std::string(mnemonic) + " v0, v2";
+  spec.numSrcs = 1;
+  spec.dst = Fmt::F32;
+  spec.input = [](unsigned i, unsigned) -> uint64_t {
+    return (intInput(i, 0) & ~15u) | (i & 15);
+  };
+  spec.ref = [](const uint64_t *s, uint64_t) {
+    static const float table[16] = {
+        0,    0.0625,  0.125,  0.1875,  0.25,  0.3125,  0.375,  0.4375,
+        -0.5, -0.4375, -0.375, -0.3125, -0.25, -0.1875, -0.125, -0.0625};
+    return Expect::exact(fromAPFloat(APFloat(table[s[0] & 15])));
+  };
+  checkLanes(sw, spec);
+}
+
+/// v_sat_pk_u8_i16: each signed half of S0 clamped to [0, 255], the low
+/// half's byte first; D[31:16] zero.
+void testSatPk(SingleWave &sw, const char *mnemonic) {
+  LaneSpec spec;
+  spec.text = std::string(mnemonic) + " v0, v2";
+  spec.numSrcs = 1;
+  spec.rounds = 3;
+  spec.input = [](unsigned i, unsigned) -> uint64_t {
+    static const uint16_t edges[] = {0,      1,      255,    256,
+                                     0x7fff, 0x8000, 0xffff, 128};
+    if (i % 2)
+      return edges[i / 2 % 8] | uint32_t(edges[(i / 2 + 3) % 8]) << 16;
+    return intInput(i, 0);
+  };
+  spec.ref = [](const uint64_t *s, uint64_t) {
+    uint32_t r = 0;
+    for (unsigned h = 0; h < 2; ++h) {
+      int v = int16_t(uint16_t(s[0] >> (16 * h)));
+      r |= uint32_t(v < 0 ? 0 : v > 255 ? 255 : v) << (8 * h);
+    }
+    return Expect::exact(r);
+  };
+  checkLanes(sw, spec);
+}
+
 std::vector<InstructionCase> vop1Cases() {
   std::vector<InstructionCase> cases;
   for (const auto &entry : intOps())
@@ -818,6 +863,8 @@ std::vector<InstructionCase> vop1Cases() {
        {"v_frexp_exp_i32_f32", "v_frexp_exp_i32_f64", "v_frexp_exp_i16_f16"})
     cases.push_back({name, kBothChips, testFrexpExp});
   cases.push_back({"v_mov_b64", kBothChips, testMovB64});
+  cases.push_back({"v_cvt_off_f32_i4", kBothChips, testCvtOff});
+  cases.push_back({"v_sat_pk_u8_i16", kBothChips, testSatPk});
   cases.push_back({"v_readfirstlane_b32", kBothChips, testReadfirstlane});
   cases.push_back({"v_swap_b32", kBothChips, testSwap});
   cases.push_back({"v_permlane16_swap_b32", "gfx950", testPermlaneSwap});

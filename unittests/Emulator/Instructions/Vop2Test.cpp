@@ -481,6 +481,36 @@ void testDotIntC(SingleWave &sw, const char *mnemonic) {
   }
 }
 
+/// v_pk_fmac_f16 vdst, s0, s1: per half D = S0 * S1 + D, fused: APFloat's
+/// fusedMultiplyAdd in IEEE half precision.
+void testPkFmacF16(SingleWave &sw, const char *mnemonic) {
+  LaneSpec spec;
+  spec.text = std::string(mnemonic) + " v0, v2, v4";
+  spec.dst = Fmt::B32;
+  spec.input = [](unsigned i, unsigned op) -> uint64_t {
+    return f16Input(i, op) | (uint32_t(f16Input(i * 5 + 2, op)) << 16);
+  };
+  spec.dstInput = [](unsigned i) -> uint64_t {
+    return f16Input(i, 2) | (uint32_t(f16Input(i * 3 + 1, 2)) << 16);
+  };
+  spec.rounds = f16Rounds(2);
+  spec.ref = [](const uint64_t *s, uint64_t old) {
+    uint32_t r = 0;
+    for (unsigned h = 0; h < 2; ++h) {
+      APFloat x = toAPFloat(Fmt::F16, (s[0] >> (16 * h)) & 0xffff);
+      x.fusedMultiplyAdd(toAPFloat(Fmt::F16, (s[1] >> (16 * h)) & 0xffff),
+                         toAPFloat(Fmt::F16, (old >> (16 * h)) & 0xffff),
+                         APFloat::rmNearestTiesToEven);
+      Expect e = ieee(x);
+      if (e.kind != Expect::Exact) // A NaN half: not checked bit for bit.
+        return Expect::skip();
+      r |= uint32_t(e.bits & 0xffff) << (16 * h);
+    }
+    return Expect::exact(r);
+  };
+  checkLanes(sw, spec);
+}
+
 std::vector<InstructionCase> vop2Cases() {
   std::vector<InstructionCase> cases;
   for (const auto &entry : intOps())
@@ -503,6 +533,7 @@ std::vector<InstructionCase> vop2Cases() {
   cases.push_back({"v_ldexp_f16", kBothChips, testLdexpF16});
   cases.push_back({"v_dot2c_f32_f16", kBothChips, testDot2c});
   cases.push_back({"v_dot2c_f32_bf16", "gfx950", testDot2c});
+  cases.push_back({"v_pk_fmac_f16", kBothChips, testPkFmacF16});
   for (const char *name :
        {"v_dot2c_i32_i16", "v_dot4c_i32_i8", "v_dot8c_i32_i4"})
     cases.push_back({name, kBothChips, testDotIntC});

@@ -538,6 +538,57 @@ void testLdexp(SingleWave &sw, const char *mnemonic) {
   checkFloatOp(sw, op);
 }
 
+/// v_sad_{u8,hi_u8,u16,u32} d, a, b, c: the sum of |a_i - b_i| over the
+/// unsigned bytes, halves or words (sad_hi: shifted left 16), plus c;
+/// wrapped to 32 bits, or saturated under clamp. v_lerp_u8: per byte
+/// (a + b + the low bit of c's byte) >> 1.
+void testSadLerp(SingleWave &sw, const char *mnemonic) {
+  llvm::StringRef name(mnemonic);
+  bool lerp = name == "v_lerp_u8";
+  for (bool clamp : {false, true}) {
+    if (lerp && clamp)
+      continue;
+    LaneSpec spec;
+    spec.text =
+        std::string(mnemonic) + " v0, v2, v4, v6" + (clamp ? " clamp" : "");
+    spec.numSrcs = 3;
+    spec.rounds = 3;
+    spec.input = [](unsigned i, unsigned op) -> uint64_t {
+      if (op == 2 && i % 3 == 0)
+        return 0xffffff00u + i; // Near the top: the sum wraps or saturates.
+      return intInput(i, op);
+    };
+    spec.ref = [name, clamp](const uint64_t *s, uint64_t) {
+      uint32_t a = uint32_t(s[0]), b = uint32_t(s[1]), c = uint32_t(s[2]);
+      auto field = [](uint32_t v, unsigned bits, unsigned i) -> int64_t {
+        return int64_t((uint64_t(v) >> (bits * i)) &
+                       ((uint64_t(1) << bits) - 1));
+      };
+      if (name == "v_lerp_u8") {
+        uint32_t r = 0;
+        for (unsigned i = 0; i < 4; ++i)
+          r |= uint32_t(
+                   (field(a, 8, i) + field(b, 8, i) + (field(c, 8, i) & 1)) / 2)
+               << (8 * i);
+        return Expect::exact(r);
+      }
+      unsigned bits = name.ends_with("u16")   ? 16
+                      : name.ends_with("u32") ? 32
+                                              : 8;
+      int64_t sum = 0;
+      for (unsigned i = 0; i < 32 / bits; ++i)
+        sum += std::abs(field(a, bits, i) - field(b, bits, i));
+      if (name == "v_sad_hi_u8")
+        sum *= 65536;
+      sum += c;
+      if (clamp && sum > 0xffffffffll)
+        sum = 0xffffffffll;
+      return Expect::exact(uint32_t(sum));
+    };
+    checkLanes(sw, spec);
+  }
+}
+
 /// floor(2/pi * 2^1201), computed here from Euler's pi/4 = atan(1/2) +
 /// atan(1/3) (the emulator uses Machin's formula) in 1400-bit fixed point.
 const llvm::APInt &twoOverPiTable() {
@@ -953,6 +1004,9 @@ std::vector<InstructionCase> vop3Cases() {
   cases.push_back({"v_ldexp_f32", kBothChips, testLdexp});
   cases.push_back({"v_ldexp_f64", kBothChips, testLdexp});
   cases.push_back({"v_trig_preop_f64", kBothChips, testTrigPreop});
+  for (const char *name :
+       {"v_sad_u8", "v_sad_hi_u8", "v_sad_u16", "v_sad_u32", "v_lerp_u8"})
+    cases.push_back({name, kBothChips, testSadLerp});
   for (const char *name :
        {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32",
         "v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64"})
