@@ -149,6 +149,8 @@ const InstructionCase kSmemCases[] = {
     {"s_buffer_load_dwordx16", kBothChips, testBufferLoad},
     {"s_dcache_inv", kBothChips, testCacheOp},
     {"s_dcache_wb", kBothChips, testCacheOp},
+    {"s_dcache_inv_vol", kBothChips, testCacheOp},
+    {"s_dcache_wb_vol", kBothChips, testCacheOp},
     {"s_memtime", kBothChips, testMemtime},
     {"s_memrealtime", kBothChips, testMemtime},
 };

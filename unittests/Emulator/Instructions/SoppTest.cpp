@@ -132,7 +132,7 @@ void testNoState(SingleWave &sw, const char *mnemonic) {
   std::string text = m.str();
   if (m == "s_sendmsg" || m == "s_sendmsghalt")
     text += " sendmsg(MSG_SAVEWAVE)";
-  else if (m == "s_icache_inv" || m == "s_ttracedata")
+  else if (m == "s_icache_inv" || m == "s_ttracedata" || m == "s_wakeup")
     ; // No operand.
   else if (m == "s_sethalt")
     text += " 0"; // Clears the halt bit: execution goes on.
@@ -195,6 +195,7 @@ const InstructionCase kSoppCases[] = {
     {"s_setprio", kBothChips, testNoState},
     {"s_sethalt", kBothChips, testNoState},
     {"s_icache_inv", kBothChips, testNoState},
+    {"s_wakeup", kBothChips, testNoState},
     {"s_incperflevel", kBothChips, testNoState},
     {"s_decperflevel", kBothChips, testNoState},
     {"s_ttracedata", kBothChips, testNoState},

@@ -887,33 +887,45 @@ void testCvtPkHalf(SingleWave &sw, const char *mnemonic) {
   EXPECT_EQ(w.v[0][0] >> 16, to == Fmt::BF16 ? 0x3f80u : 0x3c00u);
 }
 
-/// v_cvt_pknorm_{i16,u16}_f32: clamp to [-1, 1] ([0, 1]), scale by 32767
-/// (65535), round to nearest even. NaN inputs are not checked: the
+/// v_cvt_pknorm_{i16,u16}_{f32,f16}: clamp to [-1, 1] ([0, 1]), scale by
+/// 32767 (65535), round to nearest even. NaN inputs are not checked: the
 /// documents do not say what they give.
-uint32_t norm16(uint64_t bits, bool isSigned) {
-  double x = std::clamp(toDouble(Fmt::F32, bits), isSigned ? -1.0 : 0.0, 1.0);
+uint32_t norm16(uint64_t bits, bool isSigned, Fmt fmt = Fmt::F32) {
+  double x = std::clamp(toDouble(fmt, bits), isSigned ? -1.0 : 0.0, 1.0);
   double scaled = std::nearbyint(x * (isSigned ? 32767.0 : 65535.0));
   return uint32_t(int32_t(scaled)) & 0xffff;
 }
 
 void testCvtPkNorm(SingleWave &sw, const char *mnemonic) {
-  bool isSigned = llvm::StringRef(mnemonic).contains("i16");
-  LaneSpec spec;
-  spec.text = mnemonic + std::string(" v0, v2, v4");
-  spec.input = [](unsigned i, unsigned op) -> uint64_t {
-    if (i % 4 == 0) // Values in range.
-      return fromAPFloat(
-          APFloat(float(int(mixBits(i + op) % 2001) - 1000) / 1000.0f));
-    return f32Input(i, op);
-  };
-  spec.rounds = f32Rounds(2);
-  spec.ref = [isSigned](const uint64_t *s, uint64_t) {
-    if (isNaNBits(Fmt::F32, s[0]) || isNaNBits(Fmt::F32, s[1]))
-      return Expect::skip();
-    return Expect::exact(norm16(s[0], isSigned) |
-                         (norm16(s[1], isSigned) << 16));
-  };
-  checkLanes(sw, spec);
+  llvm::StringRef name(mnemonic);
+  bool isSigned = name.contains("_i16_");
+  Fmt fmt = name.ends_with("f16") ? Fmt::F16 : Fmt::F32;
+  // The f16 forms also with op_sel picking each source's high half.
+  for (bool high : {false, true}) {
+    if (high && fmt == Fmt::F32)
+      continue;
+    LaneSpec spec;
+    spec.text =
+        mnemonic + std::string(" v0, v2, v4") + (high ? " op_sel:[1,1,0]" : "");
+    spec.input = [fmt](unsigned i, unsigned op) -> uint64_t {
+      if (fmt == Fmt::F16)
+        return f16Input(i, op) | (uint32_t(f16Input(i * 3 + 5, op)) << 16);
+      if (i % 4 == 0) // Values in range.
+        return fromAPFloat(
+            APFloat(float(int(mixBits(i + op) % 2001) - 1000) / 1000.0f));
+      return f32Input(i, op);
+    };
+    spec.rounds = fmt == Fmt::F16 ? f16Rounds(2) : f32Rounds(2);
+    spec.ref = [isSigned, fmt, high](const uint64_t *s, uint64_t) {
+      uint64_t a = fmt == Fmt::F16 ? (s[0] >> (high ? 16 : 0)) & 0xffff : s[0];
+      uint64_t b = fmt == Fmt::F16 ? (s[1] >> (high ? 16 : 0)) & 0xffff : s[1];
+      if (isNaNBits(fmt, a) || isNaNBits(fmt, b))
+        return Expect::skip();
+      return Expect::exact(norm16(a, isSigned, fmt) |
+                           (norm16(b, isSigned, fmt) << 16));
+    };
+    checkLanes(sw, spec);
+  }
 }
 
 /// v_cvt_pk_u16_u32 / v_cvt_pk_i16_i32: two 32-bit integers saturated to
@@ -1017,6 +1029,8 @@ std::vector<InstructionCase> vop3Cases() {
   cases.push_back({"v_cvt_pk_bf16_f32", "gfx950", testCvtPkHalf});
   cases.push_back({"v_cvt_pknorm_i16_f32", kBothChips, testCvtPkNorm});
   cases.push_back({"v_cvt_pknorm_u16_f32", kBothChips, testCvtPkNorm});
+  cases.push_back({"v_cvt_pknorm_i16_f16", kBothChips, testCvtPkNorm});
+  cases.push_back({"v_cvt_pknorm_u16_f16", kBothChips, testCvtPkNorm});
   cases.push_back({"v_cvt_pk_u16_u32", kBothChips, testCvtPkInt});
   cases.push_back({"v_cvt_pk_i16_i32", kBothChips, testCvtPkInt});
   cases.push_back({"v_cvt_pk_fp8_f32", kBothChips, testCvtPkFp8});
