@@ -653,7 +653,9 @@ void hk::emu::faultOnWatchdog(Workgroup &wg) {
           "watchdog: the workgroup executed more than " +
               llvm::Twine(L.watchdog) +
               " wave-instructions (a hang? raise the watchdog limit if "
-              "the kernel is just long)");
+              "the kernel is just long; workgroups that wait for one "
+              "another must run at once: as many host threads as "
+              "workgroups, hk-emu --host-threads or launch(threads=))");
 }
 
 void hk::emu::runWorkgroup(Workgroup &wg) {
