@@ -618,42 +618,97 @@ llvm::Expected<LaunchResult> Device::launch(const Module &module,
   };
   std::vector<Outcome> outcomes(threads);
   std::atomic<uint64_t> next{0};
+  // Each host thread runs the workgroups it claims one round at a time.
+  // Workgroups are independent unless they wait for one another through
+  // memory (a software grid barrier, a producer polling a flag): one that
+  // sleeps (s_sleep, the spin-wait hint) or runs long lets the thread take
+  // on the next workgroup beside it, so that what it waits for can run.
+  // Each workgroup does so at most once per kSleepRun wave-instructions
+  // when it sleeps (a kernel that sleeps in its ordinary work takes on few
+  // neighbours) and once per kLongRun when it does not.
+  constexpr size_t kMaxResident = 256;       // workgroups per host thread
+  constexpr uint64_t kSleepRun = 1ull << 16; // wave-instructions
+  constexpr uint64_t kLongRun = 1ull << 22;
   auto worker = [&](unsigned t) {
-    Workgroup wg;
-    wg.launch = &L;
-    wg.lds.assign(ldsBytes, 0);
-    if (L.sanitize.ldsRace)
-      wg.shadow.assign(ldsBytes, LdsShadow());
-    wg.dmaPending.assign((ldsBytes + 3) / 4, 0);
-    // A dynamic stack gets the launch's stack size, as the HIP runtime
-    // gives it hipLimitStackSize.
-    wg.scratchPerLane =
-        kernel->usesDynamicStack
-            ? std::max(kernel->privateSegmentFixedSize, options.stackBytes)
-            : kernel->privateSegmentFixedSize;
     Outcome &out = outcomes[t];
-    while (true) {
-      uint64_t index = next.fetch_add(1);
-      if (index >= toRun)
-        break;
-      uint64_t id = ids.empty() ? index : ids[index];
-      if (L.shouldStop(id) || timedAlready(id))
-        continue;
-      wg.linearId = id;
-      wg.id[0] = uint32_t(id % grid.x);
-      wg.id[1] = uint32_t((id / grid.x) % grid.y);
-      wg.id[2] = uint32_t(id / (uint64_t(grid.x) * grid.y));
-      runWorkgroup(wg);
-      if (!wg.error.empty()) {
-        out.error = wg.error;
-        out.errorWorkgroup = id;
-        break;
+    std::vector<std::unique_ptr<Workgroup>> owned;
+    std::vector<Workgroup *> idle, active;
+    // Per active workgroup: when it may next take on a neighbour, having
+    // slept, or not.
+    std::vector<std::pair<uint64_t, uint64_t>> marks;
+    auto claim = [&]() -> bool {
+      while (true) {
+        uint64_t index = next.fetch_add(1);
+        if (index >= toRun)
+          return false;
+        uint64_t id = ids.empty() ? index : ids[index];
+        if (L.shouldStop(id) || timedAlready(id))
+          continue;
+        if (idle.empty()) {
+          auto wg = std::make_unique<Workgroup>();
+          wg->launch = &L;
+          wg->lds.assign(ldsBytes, 0);
+          if (L.sanitize.ldsRace)
+            wg->shadow.assign(ldsBytes, LdsShadow());
+          wg->dmaPending.assign((ldsBytes + 3) / 4, 0);
+          // A dynamic stack gets the launch's stack size, as the HIP
+          // runtime gives it hipLimitStackSize.
+          wg->scratchPerLane = kernel->usesDynamicStack
+                                   ? std::max(kernel->privateSegmentFixedSize,
+                                              options.stackBytes)
+                                   : kernel->privateSegmentFixedSize;
+          idle.push_back(wg.get());
+          owned.push_back(std::move(wg));
+        }
+        Workgroup &wg = *idle.back();
+        idle.pop_back();
+        wg.linearId = id;
+        wg.id[0] = uint32_t(id % grid.x);
+        wg.id[1] = uint32_t((id / grid.x) % grid.y);
+        wg.id[2] = uint32_t(id / (uint64_t(grid.x) * grid.y));
+        prepareWorkgroup(wg);
+        active.push_back(&wg);
+        marks.push_back({kSleepRun, kLongRun});
+        return true;
       }
+    };
+    bool more = claim();
+    while (!active.empty()) {
+      bool waiting = false;
+      for (size_t i = 0; i < active.size();) {
+        Workgroup &wg = *active[i];
+        uint64_t sleeps = wg.sleeps;
+        if (!runWorkgroupRound(wg)) {
+          auto &[sleepMark, longMark] = marks[i];
+          if ((wg.sleeps != sleeps && wg.executed >= sleepMark) ||
+              wg.executed >= longMark) {
+            waiting = true;
+            sleepMark = wg.executed + kSleepRun;
+            longMark = wg.executed + kLongRun;
+          }
+          ++i;
+          continue;
+        }
+        if (!wg.error.empty() && out.error.empty()) {
+          out.error = wg.error;
+          out.errorWorkgroup = wg.linearId;
+        }
+        idle.push_back(&wg);
+        active.erase(active.begin() + ptrdiff_t(i));
+        marks.erase(marks.begin() + ptrdiff_t(i));
+      }
+      if (!out.error.empty())
+        break;
+      if (more && (active.empty() || (waiting && active.size() < kMaxResident)))
+        more = claim();
     }
-    wg.flushLdsStats();
-    out.counters = std::move(wg.counters);
-    out.reports = std::move(wg.reports);
-    out.reportCount = wg.reportCount;
+    for (const std::unique_ptr<Workgroup> &wg : owned) {
+      wg->flushLdsStats();
+      out.counters.merge(wg->counters);
+      out.reportCount += wg->reportCount;
+      for (SanitizerReport &r : wg->reports)
+        out.reports.push_back(std::move(r));
+    }
   };
   if (threads <= 1) {
     worker(0);

@@ -285,6 +285,9 @@ struct Workgroup {
   timing::StepEffects *probe = nullptr;
   /// Wave-instructions executed since the workgroup started.
   uint64_t executed = 0;
+  /// s_sleep instructions executed since the workgroup started: a wave
+  /// that sleeps is waiting for something (a spin loop's hint).
+  uint64_t sleeps = 0;
 
   /// Moves the per-pc LDS figures into `counters`.
   void flushLdsStats();
@@ -382,6 +385,10 @@ void countLdsBankConflicts(Wave &w, const Instr &in, const uint32_t *addr0,
                            bool write);
 /// Runs one workgroup to completion (or to a fault).
 void runWorkgroup(Workgroup &wg);
+/// One round of a prepared workgroup: each running wave executes up to a
+/// slice of instructions, then a barrier every wave waits at is released.
+/// Returns true once the workgroup has ended or faulted.
+bool runWorkgroupRound(Workgroup &wg);
 /// Puts a workgroup (linearId and id[] set) in its initial state: LDS and
 /// scratch cleared, every wave at the entry point.
 void prepareWorkgroup(Workgroup &wg);

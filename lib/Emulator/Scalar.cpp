@@ -290,6 +290,10 @@ static void sWaitcnt(Wave &w, const Instr &in) {
 }
 
 static void sNop(Wave &, const Instr &) {}
+/// s_sleep: nothing to wait for here, but a wave that sleeps is polling for
+/// another's progress; the workgroup counts it (docs/emulator.md,
+/// "Scheduling").
+static void sSleep(Wave &w, const Instr &) { ++w.wg->sleeps; }
 
 static void sTrap(Wave &w, const Instr &in) {
   w.fault(in, "s_trap " + llvm::Twine(in.simm) +

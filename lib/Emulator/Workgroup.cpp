@@ -637,6 +637,7 @@ void hk::emu::prepareWorkgroup(Workgroup &wg) {
   wg.ldsDirtyEnd = 0;
   wg.dmaOutstanding = 0;
   wg.executed = 0;
+  wg.sleeps = 0;
   wg.scratch.assign(size_t(wg.numWaves) * kWaveSize * wg.scratchPerLane, 0);
   for (unsigned i = 0; i < wg.numWaves; ++i)
     initializeWave(wg, *wg.waves[i], i);
@@ -653,40 +654,42 @@ void hk::emu::faultOnWatchdog(Workgroup &wg) {
           "watchdog: the workgroup executed more than " +
               llvm::Twine(L.watchdog) +
               " wave-instructions (a hang? raise the watchdog limit if "
-              "the kernel is just long; workgroups that wait for one "
-              "another must run at once: as many host threads as "
-              "workgroups, hk-emu --host-threads or launch(threads=))");
+              "the kernel is just long)");
+}
+
+bool hk::emu::runWorkgroupRound(Workgroup &wg) {
+  const LaunchState &L = *wg.launch;
+  constexpr unsigned kSlice = 512;
+  bool checkWaits = L.sanitize.waitcnt;
+  unsigned running = 0, atBarrier = 0;
+  for (unsigned i = 0; i < wg.numWaves; ++i) {
+    Wave &w = *wg.waves[i];
+    if (w.state == Wave::Running) {
+      uint64_t before = w.executed;
+      runSlice(w, *L.program, kSlice, checkWaits);
+      wg.executed += w.executed - before;
+    }
+    if (w.state == Wave::Faulted || L.shouldStop(wg.linearId))
+      return true;
+    running += w.state == Wave::Running;
+    atBarrier += w.state == Wave::AtBarrier;
+  }
+  if (wg.executed > L.watchdog) {
+    faultOnWatchdog(wg);
+    return true;
+  }
+  if (running)
+    return false;
+  if (!atBarrier) {
+    checkBarrierBalance(wg);
+    return true;
+  }
+  releaseBarrier(wg);
+  return false;
 }
 
 void hk::emu::runWorkgroup(Workgroup &wg) {
-  const LaunchState &L = *wg.launch;
   prepareWorkgroup(wg);
-  constexpr unsigned kSlice = 512;
-  bool checkWaits = L.sanitize.waitcnt;
-  uint64_t executed = 0;
-  while (true) {
-    unsigned running = 0, atBarrier = 0;
-    for (unsigned i = 0; i < wg.numWaves; ++i) {
-      Wave &w = *wg.waves[i];
-      if (w.state == Wave::Running) {
-        uint64_t before = w.executed;
-        runSlice(w, *L.program, kSlice, checkWaits);
-        executed += w.executed - before;
-      }
-      if (w.state == Wave::Faulted || L.shouldStop(wg.linearId))
-        return;
-      running += w.state == Wave::Running;
-      atBarrier += w.state == Wave::AtBarrier;
-    }
-    if (executed > L.watchdog) {
-      faultOnWatchdog(wg);
-      return;
-    }
-    if (running)
-      continue;
-    if (!atBarrier)
-      break;
-    releaseBarrier(wg);
+  while (!runWorkgroupRound(wg)) {
   }
-  checkBarrierBalance(wg);
 }
