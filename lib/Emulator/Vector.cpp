@@ -561,7 +561,8 @@ static void vAddCarry(Wave &w, const Instr &in) {
 }
 
 /// v_mad_{u64_u32,i64_i32} vdst, sdst, s0, s1, s2: 64-bit multiply-add
-/// with a carry-out mask.
+/// with a carry-out mask; under clamp an overflowing result saturates to
+/// the u64 / i64 range.
 template <bool Signed> static void vMad64(Wave &w, const Instr &in) {
   constexpr bool isSigned = Signed;
   const Operand *o = srcOperands(in);
@@ -579,17 +580,38 @@ template <bool Signed> static void vMad64(Wave &w, const Instr &in) {
                       __int128(int64_t(c));
       r = uint64_t(full);
       carry = full != __int128(int64_t(r));
+      if (carry && in.clamp)
+        r = full < 0 ? uint64_t(INT64_MIN) : uint64_t(INT64_MAX);
     } else {
       unsigned __int128 full =
           (unsigned __int128)(uint64_t(a[l]) * uint64_t(b[l])) + c;
       r = uint64_t(full);
       carry = full >> 64;
+      if (carry && in.clamp)
+        r = UINT64_MAX;
     }
     w.v[d & (kNumVgprs - 1)][l] = uint32_t(r);
     w.v[(d + 1) & (kNumVgprs - 1)][l] = uint32_t(r >> 32);
     carryOut |= uint64_t(carry) << l;
   });
   writeMask(w, in.ops[1], carryOut, false);
+}
+
+static int64_t sext24(uint32_t v) { return int32_t(v << 8) >> 8; }
+
+/// v_mad_u32_u24 / v_mad_i32_i24: the product of the sources' low 24 bits
+/// (zero- or sign-extended) plus S2, exact, then wrapped to 32 bits or,
+/// under clamp, saturated to the u32 / i32 range.
+template <bool Signed> static void vMad24(Wave &w, const Instr &in) {
+  valuU32<3>(w, in, [&in](uint32_t a, uint32_t b, uint32_t c) {
+    int64_t r =
+        Signed ? sext24(a) * sext24(b) + int64_t(int32_t(c))
+               : int64_t(a & 0xffffff) * int64_t(b & 0xffffff) + int64_t(c);
+    if (in.clamp)
+      r = Signed ? std::clamp<int64_t>(r, INT32_MIN, INT32_MAX)
+                 : std::clamp<int64_t>(r, 0, UINT32_MAX);
+    return uint32_t(r);
+  });
 }
 
 /// v_mad_{u,i}16 and v_mad_legacy_{u,i}16: D.16 = S0.16 * S1.16 + S2.16
@@ -1171,7 +1193,6 @@ static void vLdexpF16(Wave &w, const Instr &in) {
   }
 
 /// A 24-bit signed operand, widened so that products of two cannot overflow.
-static int64_t sext24(uint32_t v) { return int32_t(v << 8) >> 8; }
 
 static uint32_t bytePermute(uint64_t data, uint32_t sel) {
   sel &= 0xff;
@@ -1318,6 +1339,15 @@ template <typename T, bool Subtract>
 static void vPkAddSub(Wave &w, const Instr &in) {
   valuPk16(w, in, 2, false, [&in](uint16_t a, uint16_t b, uint16_t) {
     return uint16_t(addSubInt<T, Subtract, false>(T(a), T(b), in.clamp));
+  });
+}
+
+/// v_pk_mul_lo_u16: per half the low 16 bits of S0 * S1, or under clamp
+/// the product saturated to 0xffff.
+static void vPkMulLoU16(Wave &w, const Instr &in) {
+  valuPk16(w, in, 2, false, [&in](uint16_t a, uint16_t b, uint16_t) {
+    uint32_t r = uint32_t(a) * b;
+    return uint16_t(in.clamp ? std::min<uint32_t>(r, 0xffff) : r);
   });
 }
 

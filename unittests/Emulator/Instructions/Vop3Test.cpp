@@ -237,6 +237,21 @@ void testIntOp(SingleWave &sw, const char *mnemonic) {
     return Expect::exact(ref(s[0], s[1], s[2]));
   };
   checkLanes(sw, spec);
+  // The 24-bit multiply-adds saturate to the u32 / i32 range with clamp.
+  if (name == "v_mad_u32_u24" || name == "v_mad_i32_i24") {
+    bool isSigned = name == "v_mad_i32_i24";
+    spec.text += " clamp";
+    spec.ref = [isSigned](const uint64_t *s, uint64_t) {
+      int64_t a = isSigned ? sext24(uint32_t(s[0])) : int64_t(s[0] & 0xffffff);
+      int64_t b = isSigned ? sext24(uint32_t(s[1])) : int64_t(s[1] & 0xffffff);
+      int64_t c = isSigned ? int64_t(int32_t(s[2])) : int64_t(uint32_t(s[2]));
+      int64_t r = a * b + c;
+      r = isSigned ? std::clamp<int64_t>(r, INT32_MIN, INT32_MAX)
+                   : std::clamp<int64_t>(r, 0, UINT32_MAX);
+      return Expect::exact(uint32_t(r));
+    };
+    checkLanes(sw, spec);
+  }
   // v_add_i32/v_sub_i32 saturate to the i32 range with clamp.
   if (name == "v_add_i32" || name == "v_sub_i32") {
     spec.text += " clamp";
@@ -317,7 +332,10 @@ void testMbcnt(SingleWave &sw, const char *mnemonic) {
 void testMad64(SingleWave &sw, const char *mnemonic) {
   bool isSigned = llvm::StringRef(mnemonic).contains("i64");
   Wave &w = sw.wave();
-  for (unsigned round = 0; round < 4; ++round) {
+  // Rounds 4 and 5 with clamp: an overflowing result saturates (the carry
+  // still reports the overflow).
+  for (unsigned round = 0; round < 6; ++round) {
+    bool clamp = round >= 4;
     uint64_t c[64];
     uint32_t a[64], b[64];
     for (unsigned l = 0; l < 64; ++l) {
@@ -328,8 +346,9 @@ void testMad64(SingleWave &sw, const char *mnemonic) {
       w.v[6][l] = uint32_t(c[l]);
       w.v[7][l] = uint32_t(c[l] >> 32);
     }
-    std::string text =
-        std::string(mnemonic) + " v[0:1], s[10:11], v2, v4, v[6:7]";
+    std::string text = std::string(mnemonic) +
+                       " v[0:1], s[10:11], v2, v4, v[6:7]" +
+                       (clamp ? " clamp" : "");
     runOrFail(sw, text);
     uint64_t carry = w.sgpr64(10);
     Mismatches bad(text);
@@ -342,11 +361,15 @@ void testMad64(SingleWave &sw, const char *mnemonic) {
                         __int128(int64_t(c[l]));
         want = uint64_t(full);
         wantCarry = full != __int128(int64_t(want));
+        if (clamp && wantCarry)
+          want = full < 0 ? 0x8000000000000000ull : 0x7fffffffffffffffull;
       } else {
         unsigned __int128 full =
             (unsigned __int128)(uint64_t(a[l]) * b[l]) + c[l];
         want = uint64_t(full);
         wantCarry = (full >> 64) != 0;
+        if (clamp && wantCarry)
+          want = ~0ull;
       }
       if (got != want || ((carry >> l) & 1) != wantCarry)
         bad.add("lane " + std::to_string(l) + ": got " + hex(got) + " carry " +

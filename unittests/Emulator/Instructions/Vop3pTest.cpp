@@ -164,11 +164,11 @@ void testInt16(SingleWave &sw, const char *mnemonic) {
         return Expect::exact(ref(h[0], h[1], h[2]) & 0xffff);
       },
       3);
-  // Adds, subtracts and multiply-adds saturate with clamp (to the u16 or
-  // i16 range).
+  // Adds, subtracts, multiplies and multiply-adds saturate with clamp (to
+  // the u16 or i16 range).
   llvm::StringRef name(mnemonic);
-  bool mad = name.contains("_mad_");
-  if (!name.contains("_add_") && !name.contains("_sub_") && !mad)
+  bool mad = name.contains("_mad_"), mul = name.contains("_mul_lo_");
+  if (!name.contains("_add_") && !name.contains("_sub_") && !mad && !mul)
     return;
   bool sub = name.contains("_sub_"), isSigned = name.ends_with("i16");
   LaneSpec spec;
@@ -179,14 +179,14 @@ void testInt16(SingleWave &sw, const char *mnemonic) {
     return intInput(i, op) ^ intInput(i + 7, op) << 16;
   };
   spec.rounds = 3;
-  spec.ref = [sub, mad, isSigned](const uint64_t *s, uint64_t) {
+  spec.ref = [sub, mad, mul, isSigned](const uint64_t *s, uint64_t) {
     uint64_t r = 0;
     for (unsigned h = 0; h < 2; ++h) {
       uint16_t x = s[0] >> (16 * h), y = s[1] >> (16 * h);
       uint16_t z = s[2] >> (16 * h);
       int64_t a = isSigned ? int16_t(x) : x, b = isSigned ? int16_t(y) : y;
       int64_t c = isSigned ? int16_t(z) : z;
-      int64_t exact = mad ? a * b + c : sub ? a - b : a + b;
+      int64_t exact = mad ? a * b + c : mul ? a * b : sub ? a - b : a + b;
       int64_t v = std::clamp<int64_t>(exact, isSigned ? -32768 : 0,
                                       isSigned ? 32767 : 65535);
       r |= uint64_t(uint16_t(v)) << (16 * h);
