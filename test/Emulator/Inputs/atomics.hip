@@ -46,8 +46,8 @@ extern "C" __global__ void atomics(double *d, u64 *u, half2_t *h,
   __hip_atomic_fetch_and(su + 3, ~(1ull << (t % 64)), RELAXED, WG);
   __hip_atomic_fetch_or(su + 4, 1ull << (63 - t % 64), RELAXED, WG);
   __hip_atomic_fetch_xor(su + 5, u64(t) << 40, RELAXED, WG);
-  // A compare-and-swap chain: lane t swaps t -> t + 1, so exactly one lane
-  // at a time succeeds; each retries until its turn comes.
+  // A compare-and-swap chain: lane t can only swap t for t + 1, so the
+  // lanes succeed in order, each retrying until its turn has come.
   u64 expected = t;
   while (!__hip_atomic_compare_exchange_strong(su + 6, &expected, u64(t) + 1,
                                                RELAXED, RELAXED, WG))
