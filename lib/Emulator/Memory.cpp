@@ -270,6 +270,15 @@ static T applyAtomic(AtomicOp op, T old, T data, T compare) {
   return old;
 }
 
+/// applyAtomic on a 4- or 8-byte word held in a uint64_t.
+static uint64_t applyAtomicBytes(AtomicOp op, unsigned bytes, uint64_t old,
+                                 uint64_t data, uint64_t compare) {
+  if (bytes == 8)
+    return applyAtomic<uint64_t>(op, old, data, compare);
+  return applyAtomic<uint32_t>(op, uint32_t(old), uint32_t(data),
+                               uint32_t(compare));
+}
+
 /// The `words` dwords of operand `op` in lane `l`, low first.
 static uint64_t laneValue(const Wave &w, const Operand &op, unsigned l,
                           unsigned words) {
@@ -305,16 +314,9 @@ static void dsAtomic(Wave &w, const Instr &in) {
       uint64_t first = laneValue(w, data0, l, words);
       uint64_t second = twoData ? laneValue(w, in.ops[base + 2], l, words) : 0;
       // ds_cmpst: data0 is the compare value, data1 the new value.
-      uint64_t value =
-          words == 1
-              ? (op == AtomicOp::CmpSwap
-                     ? applyAtomic<uint32_t>(op, uint32_t(old),
-                                             uint32_t(second), uint32_t(first))
-                     : applyAtomic<uint32_t>(op, uint32_t(old), uint32_t(first),
-                                             0))
-              : (op == AtomicOp::CmpSwap
-                     ? applyAtomic<uint64_t>(op, old, second, first)
-                     : applyAtomic<uint64_t>(op, old, first, 0));
+      bool cmp = op == AtomicOp::CmpSwap;
+      uint64_t value = applyAtomicBytes(op, bytes, old, cmp ? second : first,
+                                        cmp ? first : 0);
       std::memcpy(p, &value, bytes);
     }
     if (returns)
@@ -726,10 +728,7 @@ static void vmemAtomic(Wave &w, const Instr &in, bool buffer) {
       if (!local)
         return;
       std::memcpy(&old, local, bytes);
-      uint64_t updated =
-          wide ? applyAtomic<uint64_t>(op, old, value, compare)
-               : applyAtomic<uint32_t>(op, uint32_t(old), uint32_t(value),
-                                       uint32_t(compare));
+      uint64_t updated = applyAtomicBytes(op, bytes, old, value, compare);
       std::memcpy(local, &updated, bytes);
     } else {
       uint8_t *p = globalAccess(w, in, addrs[l].address, bytes, int(l), true);

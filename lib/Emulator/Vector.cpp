@@ -614,26 +614,6 @@ template <bool Signed> static void vMad24(Wave &w, const Instr &in) {
   });
 }
 
-/// v_mad_{u,i}16 and v_mad_legacy_{u,i}16: D.16 = S0.16 * S1.16 + S2.16
-/// (op_sel picking each source's half and the destination's), saturating
-/// to the 16-bit range under clamp. The legacy encodings have no op_sel.
-template <bool Signed> static void vMad16(Wave &w, const Instr &in) {
-  ValuSources s;
-  prepareSources(w, in, 3, s);
-  uint32_t *dst = w.v[vgprIndex(in.ops[0], 0)];
-  forEachLane(s.mask, [&](unsigned l) {
-    auto ext = [&](unsigned i) -> int64_t {
-      uint16_t h = half(s.src[i][l], in, i);
-      return Signed ? int64_t(int16_t(h)) : int64_t(h);
-    };
-    int64_t r = ext(0) * ext(1) + ext(2);
-    if (in.clamp)
-      r = Signed ? std::clamp<int64_t>(r, INT16_MIN, INT16_MAX)
-                 : std::clamp<int64_t>(r, 0, UINT16_MAX);
-    dst[l] = place16(dst[l], uint16_t(r), in);
-  });
-}
-
 /// v_sad_{u8,u16,u32} d, a, b, c: the absolute differences of the
 /// sources' unsigned 8-, 16- or 32-bit fields, summed with S2;
 /// v_sad_hi_u8: the byte sum shifted left 16, plus S2. The sum is exact,
@@ -692,9 +672,9 @@ static float fractF16Op(float x) {
 }
 
 /// 16-bit VOP3 integer operations on the halves op_sel picks, the result
-/// placed in the destination half op_sel[3] picks: min3/max3/med3 of three
-/// sources, and v_add_i16/v_sub_i16, exact and saturated to the 16-bit
-/// range under clamp (else wrapped).
+/// placed in the destination half op_sel[3] picks: multiply-adds and
+/// min3/max3/med3 of three sources, and v_add_i16/v_sub_i16, exact and
+/// saturated to the 16-bit range under clamp (else wrapped).
 template <bool Signed, unsigned N, typename F>
 static void vInt16(Wave &w, const Instr &in, F f) {
   ValuSources s;
@@ -731,6 +711,12 @@ template <bool Subtract> static void vAddSubI16(Wave &w, const Instr &in) {
   vInt16<true, 2>(w, in, [](int64_t a, int64_t b, int64_t) {
     return Subtract ? a - b : a + b;
   });
+}
+/// v_mad_{u,i}16 and v_mad_legacy_{u,i}16: D.16 = S0.16 * S1.16 + S2.16.
+/// The legacy encodings have no op_sel (their halves are the low ones).
+template <bool Signed> static void vMad16(Wave &w, const Instr &in) {
+  vInt16<Signed, 3>(w, in,
+                    [](int64_t a, int64_t b, int64_t c) { return a * b + c; });
 }
 
 /// v_mad_u32_u16 / v_mad_i32_i16: D.32 = S0.16 * S1.16 + S2.32 (op_sel

@@ -13,6 +13,8 @@
 #include "InstructionCases.h"
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 using namespace hk;
 using namespace hk::emu;
@@ -52,23 +54,34 @@ const Form kForms16[] = {
     {" op_sel:[0,1,1,0] clamp", {false, true, true, false}, true},
 };
 
-void test16(SingleWave &sw, const char *mnemonic) {
-  bool isSigned = llvm::StringRef(mnemonic).contains("_i16");
-  bool legacy = llvm::StringRef(mnemonic).contains("legacy");
-  for (const Form &form : kForms16) {
-    bool usesOpSel = form.sel[0] || form.sel[1] || form.sel[2] || form.sel[3];
-    if (legacy && usesOpSel)
-      continue; // the legacy encodings have no op_sel
+/// kForms16 for two sources: op_sel's third bit is the result's half.
+const Form kForms16TwoSources[] = {
+    {"", {false, false, false, false}, false},
+    {" clamp", {false, false, false, false}, true},
+    {" op_sel:[1,0,1]", {true, false, false, true}, false},
+    {" op_sel:[0,1,0] clamp", {false, true, false, false}, true},
+};
+
+/// Checks a 16-bit VOP3 integer op with `n` sources in each of `forms`:
+/// `exact` gives the exact result of the halves op_sel picks, which is
+/// saturated under clamp (else wrapped) and lands in the half op_sel[3]
+/// picks, the other half kept.
+void check16(SingleWave &sw, const char *mnemonic, unsigned n,
+             llvm::ArrayRef<Form> forms, bool isSigned,
+             std::function<int64_t(const int64_t *)> exact) {
+  for (const Form &form : forms) {
     LaneSpec spec;
-    spec.text = std::string(mnemonic) + " v0, v2, v4, v6" + form.suffix;
-    spec.numSrcs = 3;
+    spec.text = std::string(mnemonic) +
+                (n == 2 ? " v0, v2, v4" : " v0, v2, v4, v6") + form.suffix;
+    spec.numSrcs = n;
     spec.input = madInput;
     spec.rounds = 4;
     spec.high16 = form.sel[3] ? LaneSpec::Kept : LaneSpec::Zeroed;
-    spec.ref = [form, isSigned](const uint64_t *src, uint64_t old) {
-      int64_t r = source16(src[0], form.sel[0], isSigned) *
-                      source16(src[1], form.sel[1], isSigned) +
-                  source16(src[2], form.sel[2], isSigned);
+    spec.ref = [form, isSigned, n, exact](const uint64_t *src, uint64_t old) {
+      int64_t x[3] = {0, 0, 0};
+      for (unsigned i = 0; i < n; ++i)
+        x[i] = source16(src[i], form.sel[i], isSigned);
+      int64_t r = exact(x);
       if (form.clamp)
         r = saturate(r, 16, isSigned);
       uint32_t value = uint16_t(r);
@@ -81,13 +94,17 @@ void test16(SingleWave &sw, const char *mnemonic) {
   }
 }
 
-/// kForms16 for two sources: op_sel's third bit is the result's half.
-const Form kForms16TwoSources[] = {
-    {"", {false, false, false, false}, false},
-    {" clamp", {false, false, false, false}, true},
-    {" op_sel:[1,0,1]", {true, false, false, true}, false},
-    {" op_sel:[0,1,0] clamp", {false, true, false, false}, true},
-};
+void test16(SingleWave &sw, const char *mnemonic) {
+  bool isSigned = llvm::StringRef(mnemonic).contains("_i16");
+  bool legacy = llvm::StringRef(mnemonic).contains("legacy");
+  // The legacy encodings have no op_sel.
+  std::vector<Form> forms;
+  for (const Form &form : kForms16)
+    if (!legacy || !(form.sel[0] || form.sel[1] || form.sel[2] || form.sel[3]))
+      forms.push_back(form);
+  check16(sw, mnemonic, 3, forms, isSigned,
+          [](const int64_t *x) { return x[0] * x[1] + x[2]; });
+}
 
 /// v_add_i16, v_sub_i16 and v_{min3,max3,med3}_{i16,u16}: the exact
 /// result of the halves op_sel picks, saturated under clamp (which cannot
@@ -95,43 +112,23 @@ const Form kForms16TwoSources[] = {
 void testOther16(SingleWave &sw, const char *mnemonic) {
   llvm::StringRef name(mnemonic);
   bool isSigned = name.ends_with("_i16");
-  unsigned n = name.starts_with("v_add") || name.starts_with("v_sub") ? 2 : 3;
-  for (const Form &form : n == 2 ? llvm::ArrayRef<Form>(kForms16TwoSources)
-                                 : llvm::ArrayRef<Form>(kForms16)) {
-    LaneSpec spec;
-    spec.text = std::string(mnemonic) +
-                (n == 2 ? " v0, v2, v4" : " v0, v2, v4, v6") + form.suffix;
-    spec.numSrcs = n;
-    spec.input = madInput;
-    spec.rounds = 4;
-    spec.high16 = form.sel[3] ? LaneSpec::Kept : LaneSpec::Zeroed;
-    std::string op = name.substr(2, 4).str();
-    spec.ref = [form, isSigned, n, op](const uint64_t *src, uint64_t old) {
-      int64_t x[3];
-      for (unsigned i = 0; i < n; ++i)
-        x[i] = source16(src[i], form.sel[i], isSigned);
-      int64_t r;
-      if (op == "add_")
-        r = x[0] + x[1];
-      else if (op == "sub_")
-        r = x[0] - x[1];
-      else if (op == "min3")
-        r = std::min({x[0], x[1], x[2]});
-      else if (op == "max3")
-        r = std::max({x[0], x[1], x[2]});
-      else // The median: the sum less the smallest and the largest.
-        r = x[0] + x[1] + x[2] - std::min({x[0], x[1], x[2]}) -
-            std::max({x[0], x[1], x[2]});
-      if (form.clamp)
-        r = saturate(r, 16, isSigned);
-      uint32_t value = uint16_t(r);
-      if (form.sel[3])
-        return Expect::exact((uint32_t(old) & 0xffffu) | (value << 16));
-      return Expect::exact(value);
-    };
-    spec.dstInput = [](unsigned index) { return intInput(index, 3); };
-    checkLanes(sw, spec);
+  std::string op = name.substr(2, 4).str();
+  if (op == "add_" || op == "sub_") {
+    bool sub = op == "sub_";
+    check16(
+        sw, mnemonic, 2, kForms16TwoSources, isSigned,
+        [sub](const int64_t *x) { return sub ? x[0] - x[1] : x[0] + x[1]; });
+    return;
   }
+  check16(sw, mnemonic, 3, kForms16, isSigned, [op](const int64_t *x) {
+    if (op == "min3")
+      return std::min({x[0], x[1], x[2]});
+    if (op == "max3")
+      return std::max({x[0], x[1], x[2]});
+    // The median: the sum less the smallest and the largest.
+    return x[0] + x[1] + x[2] - std::min({x[0], x[1], x[2]}) -
+           std::max({x[0], x[1], x[2]});
+  });
 }
 
 const Form kForms32[] = {
