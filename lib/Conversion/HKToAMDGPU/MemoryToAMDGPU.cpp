@@ -565,6 +565,31 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
   if (roundBytes % rowBytes == 0)
     immediateRounds =
         std::max<int64_t>(1, kMaxBufferImmediate / roundBytes + 1);
+  // The lane's offset in the view of the tile byte `tileByte`.
+  auto laneOffset = [&](Value tileByte) {
+    Value element =
+        arith::DivUIOp::create(b, loc, tileByte, constI32(b, loc, bytes));
+    Value row = arith::DivUIOp::create(b, loc, element,
+                                       constI32(b, loc, shared.getCols()));
+    Value stored = arith::RemUIOp::create(b, loc, element,
+                                          constI32(b, loc, shared.getCols()));
+    Value col = swizzledColumn(b, loc, shared, row, stored);
+    return mulI32(b, loc, origin.withinTileOffset(b, loc, row, col), bytes);
+  };
+  // When a round covers whole rows and the swizzle's phases repeat within
+  // them, round r's lanes fetch round 0's columns r * roundRows rows
+  // further down: its offsets are round 0's plus a uniform step, one add
+  // per instruction instead of the swizzle and a multiply (the prologue
+  // issues its loads back to back, the loop's hoisted setup shrinks).
+  int64_t roundRows = roundBytes / rowBytes;
+  auto swizzle = dyn_cast_if_present<SwizzleAttr>(shared.getSwizzle());
+  Value firstRoundOffset, roundStep;
+  if (roundBytes % rowBytes == 0 &&
+      roundRows % (swizzle ? swizzle.getRowPeriod() : 1) == 0) {
+    firstRoundOffset = laneOffset(arith::AddIOp::create(
+        b, loc, mulI32(b, loc, wave, instructionBytes), laneByte));
+    roundStep = mulI32(b, loc, origin.rowStride, roundRows * bytes);
+  }
   for (int64_t round = 0; round < plan.rounds(); ++round) {
     // The instruction this wave issues in this round (uniform).
     Value instruction = addI32(b, loc, wave, round * plan.waves);
@@ -586,18 +611,15 @@ void emitDirectCopy(OpBuilder &b, Location loc, GroupLoadOp op,
                             /*withElseRegion=*/false);
       b.setInsertionPointToStart(guard.thenBlock());
     }
-    Value element =
-        arith::DivUIOp::create(b, loc, tileByte, constI32(b, loc, bytes));
-    Value row = arith::DivUIOp::create(b, loc, element,
-                                       constI32(b, loc, shared.getCols()));
-    Value stored = arith::RemUIOp::create(b, loc, element,
-                                          constI32(b, loc, shared.getCols()));
-    Value col = swizzledColumn(b, loc, shared, row, stored);
     // The copy runs only for tiles wholly inside the view, so the tile's
     // origin can go to the scalar offset, which the range check ignores;
     // the lanes' offsets then stay the same from tile to tile.
-    Value offset =
-        mulI32(b, loc, origin.withinTileOffset(b, loc, row, col), bytes);
+    Value offset = firstRoundOffset;
+    if (!firstRoundOffset)
+      offset = laneOffset(tileByte);
+    else if (round > 0)
+      offset = arith::AddIOp::create(b, loc, firstRoundOffset,
+                                     mulI32(b, loc, roundStep, round));
     // The instruction's immediate offset moves both addresses (the LDS
     // load intrinsics in LLVM's IntrinsicsAMDGPU.td), so rounds
     // [first, first + immediateRounds) share one LDS pointer (one M0

@@ -152,3 +152,40 @@ hk.kernel @branch(%a: !hk.gl<?x?xbf16>, %x: i32) waves(4) {
   hk.return
 }
 }
+
+// -----
+
+// A round of four waves covers 32 whole rows of 128 bytes, and the swizzle's
+// phases repeat every 16 rows: round r fetches round 0's columns 32 * r rows
+// further down, so its lane offsets are round 0's plus r * 32 row strides,
+// one add each, instead of the swizzle recomputed per instruction.
+// RUN: hk-opt %s -split-input-file --hk-buffer-loads --convert-hk-to-amdgpu --canonicalize --cse | FileCheck %s --check-prefix=STEP
+// STEP-LABEL: llvm.func @whole_rounds
+// STEP: %[[STEP1:.*]] = arith.muli %arg3, %c32_i32 : i32
+// STEP: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32, %[[FIRST:[0-9]+]],
+// STEP-NEXT: %[[SECOND:.*]] = arith.addi %[[FIRST]], %[[STEP1]] : i32
+// STEP: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32, %[[SECOND]],
+// STEP: %[[STEP3:.*]] = arith.muli %arg3, %c96_i32 : i32
+// STEP-NEXT: %[[FOURTH:.*]] = arith.addi %[[FIRST]], %[[STEP3]] : i32
+// STEP: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %c16_i32, %[[FOURTH]],
+// STEP: } else {
+// With phases that repeat only every 64 rows, each round computes its own.
+// STEP-LABEL: llvm.func @long_period
+// STEP-COUNT-4: arith.xori
+// STEP: } else {
+module attributes {hk.target = #hk.target<"gfx950">} {
+hk.kernel @whole_rounds(%a: !hk.gl<?x?xf8E4M3FN>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s0 = hk.alloc : !hk.st<128x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>>
+  %t0 = hk.group_load async %a[%c0, %c0], %s0 : !hk.gl<?x?xf8E4M3FN>, !hk.st<128x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 2, max_phase = 8, mask = 5>> -> !hk.token
+  hk.wait [%t0]
+  hk.return
+}
+hk.kernel @long_period(%a: !hk.gl<?x?xf8E4M3FN>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s0 = hk.alloc : !hk.st<128x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 8, max_phase = 8>>
+  %t0 = hk.group_load async %a[%c0, %c0], %s0 : !hk.gl<?x?xf8E4M3FN>, !hk.st<128x128xf8E4M3FN, #hk.swizzle<vec = 16, per_phase = 8, max_phase = 8>> -> !hk.token
+  hk.wait [%t0]
+  hk.return
+}
+}
