@@ -181,4 +181,35 @@ TEST_F(TileAccessTest, MaskedSwizzleSeparatesPairedFp8Reads) {
   }
 }
 
+// A wave's copy of 128-byte rows covers every chunk once and gives each
+// 16-lane LDS phase two rows 8 apart; narrower rows keep the plain order.
+TEST(WaveCopyPlan, PairsRowsEightApartAndCoversEveryChunk) {
+  GroupCopyPlan plan = planWaveCopy(/*rows=*/64, /*cols=*/64,
+                                    /*elementBytes=*/2, /*contiguous=*/8);
+  ASSERT_TRUE(plan.pairRows);
+  ASSERT_EQ(plan.lanes, 64);
+  std::set<std::pair<int64_t, int64_t>> seen;
+  for (int64_t round = 0; round < plan.rounds; ++round)
+    for (int64_t phase = 0; phase < 4; ++phase) {
+      std::set<int64_t> rows;
+      for (int64_t lane = phase * 16; lane < phase * 16 + 16; ++lane) {
+        int64_t row, col;
+        ASSERT_TRUE(plan.chunkOf(lane, round, row, col));
+        EXPECT_TRUE(seen.insert({row, col}).second)
+            << "chunk (" << row << ", " << col << ") copied twice";
+        rows.insert(row);
+      }
+      ASSERT_EQ(rows.size(), 2u);
+      EXPECT_EQ(*rows.rbegin() - *rows.begin(), 8);
+      EXPECT_EQ(*rows.begin() / 16, *rows.rbegin() / 16);
+    }
+  EXPECT_EQ(seen.size(), size_t(64 * 8));
+
+  GroupCopyPlan narrow = planWaveCopy(32, 32, 2, 8);
+  EXPECT_FALSE(narrow.pairRows);
+  int64_t row, col;
+  ASSERT_TRUE(narrow.chunkOf(4, 0, row, col));
+  EXPECT_EQ(row, 1);
+}
+
 } // namespace

@@ -25,6 +25,13 @@ using namespace hk::lowering;
 
 namespace {
 
+void copySharedToGlobal(OpBuilder &b, Location loc, const LdsPlan &lds,
+                        SharedTileType shared, Value ldsBase, Value rowOrigin,
+                        Value colOrigin, const GroupCopyPlan &plan,
+                        const TileOrigin &origin, const ViewABI &view,
+                        const ViewBuffer &buffer, bool viaBuffer,
+                        bool waveOnly);
+
 //===----------------------------------------------------------------------===//
 // Global <-> register tiles
 //===----------------------------------------------------------------------===//
@@ -400,12 +407,58 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
       rewriter.eraseOp(op);
       return success();
     }
+    if (op.getStage())
+      return lowerStaged(op, adaptor, rewriter, tile, convert);
     FailureOr<GlobalTileAccess> access = matchGlobalAccess(
         rewriter, op, adaptor.getDest(), adaptor.getIndices(), tile);
     if (failed(access))
       return failure();
     emitGlobalTileStore(rewriter, loc, *access,
                         convert(rewriter, adaptor.getValue()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// `via`: the tile goes to the wave's part of the shared tile, then from
+  /// there to the view in 16-byte pieces of its rows, by the wave's lanes
+  /// alone. A wave's LDS accesses complete in order, so it reads back what
+  /// it wrote without a wait of its own.
+  LogicalResult
+  lowerStaged(StoreOp op, OpAdaptor adaptor,
+              ConversionPatternRewriter &rewriter, RegisterTileType tile,
+              function_ref<Value(OpBuilder &, Value)> convert) const {
+    Location loc = op.getLoc();
+    FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getDest());
+    if (failed(view))
+      return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
+    SharedTileType stage = op.getStage().getType();
+    ValueRange stageIndices = adaptor.getStageIndices();
+    if (!op.getStaged())
+      storeSharedTile(rewriter, loc, lds, adaptor.getStage(), stage,
+                      stageIndices, tile, adaptor.getValue(), convert);
+    Value rowOrigin = constI32(rewriter, loc, 0);
+    Value colOrigin = rowOrigin;
+    if (!stageIndices.empty()) {
+      rowOrigin = mulI32(rewriter, loc, toI32(rewriter, loc, stageIndices[0]),
+                         tile.getRows());
+      colOrigin = mulI32(rewriter, loc, toI32(rewriter, loc, stageIndices[1]),
+                         tile.getCols());
+    }
+    Type memElem = getMemoryElementType(stage.getElementType());
+    GroupCopyPlan plan =
+        planWaveCopy(tile.getRows(), tile.getCols(), getElementBytes(memElem),
+                     sharedContiguousElements(stage));
+    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
+                                   plan.rows, plan.cols);
+    ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
+    copySharedToGlobal(rewriter, loc, lds, stage, adaptor.getStage(), rowOrigin,
+                       colOrigin, plan, origin, *view, buffer,
+                       op.getPath() == TransferPath::Buffer,
+                       /*waveOnly=*/true);
     rewriter.eraseOp(op);
     return success();
   }
@@ -428,7 +481,8 @@ struct ChunkPosition {
 
 static ChunkPosition locateChunk(OpBuilder &b, Location loc,
                                  const GroupCopyPlan &plan, Value tid,
-                                 Value round, bool mayBePartial) {
+                                 Value round, bool mayBePartial,
+                                 bool waveOnly) {
   Value chunk = arith::AddIOp::create(
       b, loc, tid,
       arith::MulIOp::create(b, loc, round, constI32(b, loc, plan.lanes)));
@@ -450,11 +504,26 @@ static ChunkPosition locateChunk(OpBuilder &b, Location loc,
                                       constI32(b, loc, plan.chunksPerRow)),
                plan.chunkElems);
   }
-  SmallVector<Value> conditions = {
-      ult(b, loc, tid, constI32(b, loc, plan.lanes))};
+  if (plan.pairRows) {
+    // Row r of each sixteen goes to r / 2 + (r % 2) * 8 (GroupCopyPlan).
+    Value r = position.row;
+    Value within = arith::AndIOp::create(b, loc, r, constI32(b, loc, 15));
+    position.row = arith::AddIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, r, within),
+        arith::AddIOp::create(
+            b, loc,
+            mulI32(b, loc,
+                   arith::AndIOp::create(b, loc, within, constI32(b, loc, 1)),
+                   8),
+            arith::ShRUIOp::create(b, loc, within, constI32(b, loc, 1))));
+  }
+  // (A wave's lanes all take part in a copy of 64 lanes.)
+  SmallVector<Value> conditions;
+  if (!waveOnly || plan.lanes < 64)
+    conditions.push_back(ult(b, loc, tid, constI32(b, loc, plan.lanes)));
   if (mayBePartial)
     conditions.push_back(ult(b, loc, chunk, constI32(b, loc, plan.chunks)));
-  position.present = andAll(b, loc, conditions);
+  position.present = conditions.empty() ? Value() : andAll(b, loc, conditions);
   return position;
 }
 
@@ -467,13 +536,19 @@ static ChunkPosition locateChunk(OpBuilder &b, Location loc,
 /// loop over the rounds, so its per-chunk masks are computed inside it
 /// instead of being hoisted into registers held across the caller's loops.
 void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
-                  bool asLoop, function_ref<void(Value row, Value col)> body) {
+                  bool asLoop, function_ref<void(Value row, Value col)> body,
+                  bool waveOnly = false) {
+  // The copy's lane index: the block's thread, or the wave's lane.
+  auto lane = [&] { return waveOnly ? laneId(b, loc) : threadId(b, loc); };
   Value tid;
   auto emitRound = [&](Value round, bool mayBePartial) {
-    ChunkPosition chunk = locateChunk(b, loc, plan, tid, round, mayBePartial);
-    auto guard = scf::IfOp::create(b, loc, TypeRange{}, chunk.present, false);
+    ChunkPosition chunk =
+        locateChunk(b, loc, plan, tid, round, mayBePartial, waveOnly);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(guard.thenBlock());
+    if (chunk.present) {
+      auto guard = scf::IfOp::create(b, loc, TypeRange{}, chunk.present, false);
+      b.setInsertionPointToStart(guard.thenBlock());
+    }
     body(chunk.row, chunk.col);
   };
   bool anyPartial = plan.rounds * plan.lanes > plan.chunks;
@@ -506,7 +581,7 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
     // through the caller's loop for a path the steady state never runs.
     // The lane id read through an opaque, side-effecting move cannot leave
     // this loop, and neither can anything computed from it.
-    Value raw = threadId(b, loc);
+    Value raw = lane();
     tid = LLVM::InlineAsmOp::create(
               b, loc, raw.getType(), ValueRange{raw}, "", "=v,0",
               /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -516,7 +591,7 @@ void forEachChunk(OpBuilder &b, Location loc, const GroupCopyPlan &plan,
     emitRound(toI32(b, loc, loop.getInductionVar()), anyPartial);
     return;
   }
-  tid = threadId(b, loc);
+  tid = lane();
   for (int64_t round = 0; round < plan.rounds; ++round)
     emitRound(constI32(b, loc, round), (round + 1) * plan.lanes > plan.chunks);
 }
@@ -725,7 +800,7 @@ static void emitDeferredCopy(
   for (int64_t round = 0; round < plan.rounds; ++round) {
     ChunkPosition chunk =
         locateChunk(rewriter, loc, plan, tid, constI32(rewriter, loc, round),
-                    (round + 1) * plan.lanes > plan.chunks);
+                    (round + 1) * plan.lanes > plan.chunks, /*waveOnly=*/false);
     auto guard = scf::IfOp::create(rewriter, loc, TypeRange{chunkType},
                                    chunk.present, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(rewriter);
@@ -878,8 +953,75 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
   }
 };
 
-/// LDS -> global: each lane reads 16-byte chunks and stores them, masked
-/// element by element when the tile is not wholly inside the view.
+/// LDS -> global: copies the plan.rows x plan.cols part of `shared` whose
+/// first element is (rowOrigin, colOrigin) to the global tile at `origin`.
+/// Each lane (of the block, or of the executing wave alone with
+/// `waveOnly`) reads 16-byte chunks and stores them, masked element by
+/// element when the tile is not wholly inside the view.
+void copySharedToGlobal(OpBuilder &b, Location loc, const LdsPlan &lds,
+                        SharedTileType shared, Value ldsBase, Value rowOrigin,
+                        Value colOrigin, const GroupCopyPlan &plan,
+                        const TileOrigin &origin, const ViewABI &view,
+                        const ViewBuffer &buffer, bool viaBuffer,
+                        bool waveOnly) {
+  Type memElem = getMemoryElementType(shared.getElementType());
+  int64_t bytes = getElementBytes(memElem);
+  auto chunkType = VectorType::get({plan.chunkElems}, memElem);
+  auto readChunk = [&](Value row, Value col) {
+    Value chunk = zeroOf(b, loc, chunkType);
+    for (int64_t p = 0; p < plan.chunkElems; p += plan.pieceElems) {
+      Value off = sharedElementOffset(
+          b, loc, shared, arith::AddIOp::create(b, loc, rowOrigin, row),
+          arith::AddIOp::create(b, loc, colOrigin, addI32(b, loc, col, p)));
+      Type type = plan.pieceElems == 1
+                      ? memElem
+                      : Type(VectorType::get({plan.pieceElems}, memElem));
+      auto piece = LLVM::LoadOp::create(
+          b, loc, type, elementPointer(b, loc, ldsBase, memElem, off),
+          bytes * plan.pieceElems);
+      lds.markTileAccess(piece);
+      chunk = insertAt(b, loc, piece, chunk, p);
+    }
+    return chunk;
+  };
+  auto whole = scf::IfOp::create(
+      b, loc, TypeRange{},
+      origin.isInside(b, loc, plan.rows, plan.cols, plan.chunkElems),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(whole.thenBlock());
+  forEachChunk(
+      b, loc, plan, /*asLoop=*/false,
+      [&](Value row, Value col) {
+        Value offset = origin.tileElementOffset(b, loc, row, col);
+        Value chunk = readChunk(row, col);
+        if (viaBuffer) {
+          buffer.store(b, loc, chunk, mulI32(b, loc, offset, bytes));
+          return;
+        }
+        LLVM::StoreOp::create(b, loc, chunk,
+                              elementPointer(b, loc, view.ptr, memElem, offset),
+                              bytes * plan.chunkElems);
+      },
+      waveOnly);
+  b.setInsertionPointToStart(whole.elseBlock());
+  forEachChunk(
+      b, loc, plan, /*asLoop=*/true,
+      [&](Value row, Value col) {
+        // Element by element; writes outside the view are dropped.
+        Value chunk = readChunk(row, col);
+        for (int64_t e = 0; e < plan.chunkElems; ++e) {
+          Value c = addI32(b, loc, col, e);
+          Value offset = buffer.maskedOffset(
+              b, loc, origin.containsTileElement(b, loc, row, c),
+              origin.tileElementOffset(b, loc, row, c));
+          buffer.store(b, loc, vector::ExtractOp::create(b, loc, chunk, e),
+                       offset);
+        }
+      },
+      waveOnly);
+}
+
 struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
   GroupStoreLowering(HKTypeConverter &converter, MLIRContext *ctx,
                      const LdsPlan &lds)
@@ -894,71 +1036,19 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
     FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getDest());
     if (failed(view))
       return rewriter.notifyMatchFailure(op, "view is not a kernel argument");
+    const ChipInfo *chip = lookupTargetChip(op);
+    if (!chip)
+      return rewriter.notifyMatchFailure(op, "no target chip");
     GroupCopyPlan plan = planGroupCopy(shared, groupLanes(op.getWaves()));
     TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
                                    plan.rows, plan.cols);
     Type memElem = getMemoryElementType(shared.getElementType());
-    int64_t bytes = getElementBytes(memElem);
-    Value ldsBase = adaptor.getSource();
-    const ChipInfo *chip = lookupTargetChip(op);
-    if (!chip)
-      return rewriter.notifyMatchFailure(op, "no target chip");
     ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
-    auto chunkType = VectorType::get({plan.chunkElems}, memElem);
-
-    auto readChunk = [&](OpBuilder &b, Value row, Value col) {
-      Value chunk = zeroOf(b, loc, chunkType);
-      for (int64_t p = 0; p < plan.chunkElems; p += plan.pieceElems) {
-        Value off =
-            sharedElementOffset(b, loc, shared, row, addI32(b, loc, col, p));
-        Type type = plan.pieceElems == 1
-                        ? memElem
-                        : Type(VectorType::get({plan.pieceElems}, memElem));
-        auto piece = LLVM::LoadOp::create(
-            b, loc, type, elementPointer(b, loc, ldsBase, memElem, off),
-            bytes * plan.pieceElems);
-        lds.markTileAccess(piece);
-        chunk = insertAt(b, loc, piece, chunk, p);
-      }
-      return chunk;
-    };
-    auto whole = scf::IfOp::create(
-        rewriter, loc, TypeRange{},
-        origin.isInside(rewriter, loc, plan.rows, plan.cols, plan.chunkElems),
-        /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(whole.thenBlock());
-    bool viaBuffer = op.getPath() == TransferPath::Buffer;
-    forEachChunk(
-        rewriter, loc, plan, /*asLoop=*/false, [&](Value row, Value col) {
-          Value offset = origin.tileElementOffset(rewriter, loc, row, col);
-          Value chunk = readChunk(rewriter, row, col);
-          if (viaBuffer) {
-            buffer.store(rewriter, loc, chunk,
-                         mulI32(rewriter, loc, offset, bytes));
-            return;
-          }
-          LLVM::StoreOp::create(
-              rewriter, loc, chunk,
-              elementPointer(rewriter, loc, view->ptr, memElem, offset),
-              bytes * plan.chunkElems);
-        });
-    rewriter.setInsertionPointToStart(whole.elseBlock());
-    forEachChunk(
-        rewriter, loc, plan, /*asLoop=*/true, [&](Value row, Value col) {
-          // Element by element; writes outside the view are dropped.
-          Value chunk = readChunk(rewriter, row, col);
-          for (int64_t e = 0; e < plan.chunkElems; ++e) {
-            Value c = addI32(rewriter, loc, col, e);
-            Value offset = buffer.maskedOffset(
-                rewriter, loc,
-                origin.containsTileElement(rewriter, loc, row, c),
-                origin.tileElementOffset(rewriter, loc, row, c));
-            buffer.store(rewriter, loc,
-                         vector::ExtractOp::create(rewriter, loc, chunk, e),
-                         offset);
-          }
-        });
+    Value zero = constI32(rewriter, loc, 0);
+    copySharedToGlobal(rewriter, loc, lds, shared, adaptor.getSource(), zero,
+                       zero, plan, origin, *view, buffer,
+                       op.getPath() == TransferPath::Buffer,
+                       /*waveOnly=*/false);
     rewriter.eraseOp(op);
     return success();
   }

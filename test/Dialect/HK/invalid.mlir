@@ -531,6 +531,59 @@ hk.kernel @k(%a: !hk.gl<?x?x?xf32>) waves(4) {
 
 // -----
 
+hk.kernel @k() waves(4) {
+  %s = hk.alloc : !hk.st<16x16xf32>
+  %t = hk.zero : !hk.rt<16x16xf32, row>
+  // expected-error @below {{stores via a shared tile only a register tile to a global view}}
+  hk.store %t, %s via %s[] : !hk.rt<16x16xf32, row> -> !hk.st<16x16xf32>, !hk.st<16x16xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%a: !hk.gl<?xf32>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<16x16xf32>
+  %t = hk.zero : !hk.rv<16xf32>
+  // expected-error @below {{stores via a shared tile only a register tile to a global view}}
+  hk.store %t, %a[%c0] via %s[] : !hk.rv<16xf32> -> !hk.gl<?xf32>, !hk.st<16x16xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<16x16xf32>
+  %t = hk.zero : !hk.rt<16x16xf32, row>
+  // expected-error @below {{stages 'bf16' elements in a shared tile of 'f32'; the two must hold the same type}}
+  hk.store %t, %a[%c0, %c0] via %s[] : !hk.rt<16x16xf32, row> -> !hk.gl<?x?xbf16>, !hk.st<16x16xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc : !hk.st<48x48xbf16>
+  %t = hk.zero : !hk.rt<32x32xf32, row>
+  // expected-error @below {{register tile 32x32 does not divide shared tile 48x48 into subtiles}}
+  hk.store %t, %a[%c0, %c0] via %s[%c0, %c0] : !hk.rt<32x32xf32, row> -> !hk.gl<?x?xbf16>, !hk.st<48x48xbf16>
+  hk.return
+}
+
+// -----
+
+hk.kernel @k(%a: !hk.gl<?x?xbf16>) waves(4) {
+  %c0 = arith.constant 0 : index
+  %t = hk.zero : !hk.rt<16x16xf32, row>
+  // expected-error @below {{is 'staged' but names no shared tile to copy from (`via %tile[i, j]`)}}
+  hk.store %t, %a[%c0, %c0] staged : !hk.rt<16x16xf32, row> -> !hk.gl<?x?xbf16>
+  hk.return
+}
+
+// -----
+
 hk.kernel @k(%a: !hk.gl<?xbf16>) waves(4) {
   %c0 = arith.constant 0 : index
   %s = hk.alloc : !hk.st<64x64xbf16>

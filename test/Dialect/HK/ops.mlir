@@ -86,6 +86,11 @@ hk.kernel @memory(%a: !hk.gl<?x?xbf16>, %v: !hk.gl<?xf32>, %o: !hk.gl<?x?xf32>)
   hk.store %r, %s : !hk.rt<64x64xbf16, row> -> !hk.st<64x64xbf16, #hk.swizzle<vec = 8, per_phase = 1, max_phase = 8>>
   // CHECK: hk.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>> -> !hk.gl<?x?xf32>
   hk.store %g, %o[%c0, %c0] : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>> -> !hk.gl<?x?xf32>
+  // A tile stored through a part of a shared tile, and the copy alone.
+  // CHECK: hk.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] via %{{.*}}[%{{.*}}, %{{.*}}] : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>> -> !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  hk.store %g, %a[%c0, %c1] via %s3[%c1, %c0] : !hk.rt<32x32xf32, #hk.mfma<acc, 32x32x8>> -> !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  // CHECK: hk.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] via %{{.*}}[] staged : !hk.rt<64x64xbf16, row> -> !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
+  hk.store %r, %a[%c0, %c0] via %s3[] staged : !hk.rt<64x64xbf16, row> -> !hk.gl<?x?xbf16>, !hk.st<64x64xbf16>
   // CHECK: hk.transpose %{{.*}} : !hk.rt<32x16xbf16, col> -> !hk.rt<16x32xbf16, row>
   %subt = hk.transpose %sub : !hk.rt<32x16xbf16, col> -> !hk.rt<16x32xbf16, row>
   // CHECK: hk.store %{{.*}}, %{{.*}} : !hk.rv<64xf32> -> !hk.sv<64xf32>

@@ -405,8 +405,28 @@ LogicalResult StoreOp::verify() {
   if (failed(verifyPath(*this, getDest().getType(), getPath(),
                         /*directAllowed=*/false)))
     return failure();
-  return verifyTransfer(*this, getDest().getType(), getValue().getType(),
-                        getIndices().size());
+  if (failed(verifyTransfer(*this, getDest().getType(), getValue().getType(),
+                            getIndices().size())))
+    return failure();
+  SharedTileType stage = getStage() ? getStage().getType() : nullptr;
+  if (!stage) {
+    if (getStaged())
+      return emitOpError() << "is 'staged' but names no shared tile to copy "
+                              "from (`via %tile[i, j]`)";
+    return success();
+  }
+  auto view = dyn_cast<GlobalViewType>(getDest().getType());
+  if (!view || !isa<RegisterTileType>(getValue().getType()))
+    return emitOpError()
+           << "stores via a shared tile only a register tile to a global "
+              "view";
+  if (stage.getElementType() != view.getElementType())
+    return emitOpError() << "stages " << view.getElementType()
+                         << " elements in a shared tile of "
+                         << stage.getElementType()
+                         << "; the two must hold the same type";
+  return verifyTransfer(*this, stage, getValue().getType(),
+                        getStageIndices().size());
 }
 
 /// Checks a cooperative global <-> shared copy.

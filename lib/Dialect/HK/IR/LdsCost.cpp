@@ -33,6 +33,9 @@ LdsAccessModel::evaluate(SwizzleAttr swizzle,
     if (auto load = dyn_cast<LoadOp>(use))
       addTileAccesses(cost, swizzle, load.getType(), !load.getIndices().empty(),
                       /*write=*/false);
+    else if (auto store = dyn_cast<StoreOp>(use);
+             store && store.getStage() && store.getStage() != store.getDest())
+      addStagedStore(cost, swizzle, store);
     else if (auto store = dyn_cast<StoreOp>(use))
       addTileAccesses(cost, swizzle, store.getValue().getType(),
                       !store.getIndices().empty(), /*write=*/true);
@@ -145,6 +148,30 @@ void LdsAccessModel::addGroupCopy(LdsCost &cost, SwizzleAttr swizzle, CopyOp op,
           [&](int64_t row, int64_t col, int64_t piece) {
             return byteAddress(swizzle, row, col + piece * plan.pieceElems);
           });
+}
+
+void LdsAccessModel::addStagedStore(LdsCost &cost, SwizzleAttr swizzle,
+                                    StoreOp store) const {
+  auto tile = cast<RegisterTileType>(store.getValue().getType());
+  bool subtile = !store.getStageIndices().empty();
+  if (!store.getStaged())
+    addTileAccesses(cost, swizzle, tile, subtile, /*write=*/true);
+  // The wave's lanes read its part back in 16-byte pieces of rows, at
+  // every subtile position as addTileAccesses counts them.
+  GroupCopyPlan plan =
+      planWaveCopy(tile.getRows(), tile.getCols(), bytes,
+                   swizzleContiguousElements(swizzle, type.getCols()));
+  int64_t rowSteps = subtile ? type.getRows() / tile.getRows() : 1;
+  int64_t colSteps = subtile ? type.getCols() / tile.getCols() : 1;
+  for (int64_t i = 0; i < rowSteps; ++i)
+    for (int64_t j = 0; j < colSteps; ++j)
+      addCopy(cost, plan, plan.chunkElems / plan.pieceElems,
+              plan.pieceElems * bytes, /*write=*/false,
+              [&](int64_t row, int64_t col, int64_t piece) {
+                return byteAddress(swizzle, i * tile.getRows() + row,
+                                   j * tile.getCols() + col +
+                                       piece * plan.pieceElems);
+              });
 }
 
 /// A transposing group load: lanes read chunks down the rows of the global

@@ -96,6 +96,14 @@ GroupCopyPlan hk::planGroupCopy(int64_t rows, int64_t cols,
   return plan;
 }
 
+GroupCopyPlan hk::planWaveCopy(int64_t rows, int64_t cols, int64_t elementBytes,
+                               int64_t contiguous) {
+  GroupCopyPlan plan =
+      planGroupCopy(rows, cols, elementBytes, /*lanes=*/64, contiguous);
+  plan.pairRows = plan.chunksPerRow == 8 && rows % 16 == 0;
+  return plan;
+}
+
 GroupCopyPlan hk::planTransposedCopy(int64_t rows, int64_t cols,
                                      int64_t elementBytes, int64_t lanes) {
   GroupCopyPlan plan = planGroupCopy(cols, rows, elementBytes, lanes, rows);
@@ -116,6 +124,8 @@ bool GroupCopyPlan::chunkOf(int64_t lane, int64_t round, int64_t &row,
     row = chunk / chunksPerRow;
     col = chunk % chunksPerRow * chunkElems;
   }
+  if (pairRows)
+    row = row - row % 16 + row % 2 * 8 + row % 16 / 2;
   return true;
 }
 

@@ -169,21 +169,55 @@ def HK_LoadOp : HK_Op<"load", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
-def HK_StoreOp : HK_Op<"store", [MemoryEffects<[MemWrite]>]> {
+def HK_StoreOp : HK_Op<"store", [MemoryEffects<[MemWrite]>,
+                                  AttrSizedOperandSegments]> {
   let summary = "store a register tile or vector to global or shared memory";
   let description = [{
     The inverse of `hk.load`. Elements outside a global view are not
     written. Float element types may differ: the store converts with
     round-to-nearest-even (accumulators in f32 stored to a bf16 view).
+
+    A register tile stored to a global view `via` a part of a shared tile
+    (its subtile `[i, j]`, as `hk.store` to that tile would address it)
+    goes through LDS: the wave writes the tile there, reads it back in
+    16-byte pieces of its rows and stores those, so that every store
+    instruction writes whole rows' bytes (a 64-element bf16 row is one
+    128-byte line) instead of the few scattered elements each lane holds
+    in an MFMA layout. The wave alone uses that part of the shared tile
+    from this op on: no barrier is needed, and none is implied, so waves
+    that finish early store their own tiles while others still compute.
+    Another wave must not access that part until a barrier after the op.
+    The shared tile's element type is the view's.
+
+    With `staged`, the wave has already written the tile to that part (an
+    `hk.store` to it): the op only copies it out. Writing every tile first
+    and copying them after lets a ping-pong kernel's first wave group
+    convert and write its tiles under the other group's last MFMAs and
+    copy them out while the other group writes its own (hk-ping-pong ends
+    the part of the epilogue it moves at the first `staged` store).
+    Without that store first, the op copies whatever the part holds.
+
+    ```mlir
+    hk.store %c, %C[%i, %j] via %sC[%r, %s]
+        : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<256x256xbf16>
+    hk.store %c, %sC[%r, %s] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
+    hk.store %c, %C[%i, %j] via %sC[%r, %s] staged
+        : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<256x256xbf16>
+    ```
   }];
   let arguments = (ins HK_AnyRegister:$value,
                        AnyTypeOf<[HK_GlobalViewType, HK_SharedTileType,
                                   HK_SharedVectorType]>:$dest,
                        Variadic<Index>:$indices,
+                       Optional<HK_SharedTileType>:$stage,
+                       Variadic<Index>:$stageIndices,
+                       UnitAttr:$staged,
                        OptionalAttr<HK_TransferPathAttr>:$path);
   let assemblyFormat = [{
-    $value `,` $dest (`[` $indices^ `]`)? attr-dict `:` qualified(type($value)) `->`
-    qualified(type($dest))
+    $value `,` $dest (`[` $indices^ `]`)?
+    (`via` $stage^ `[` $stageIndices `]`)? (`staged` $staged^)? attr-dict `:`
+    qualified(type($value)) `->` qualified(type($dest))
+    (`,` qualified(type($stage))^)?
   }];
   let hasVerifier = 1;
 }

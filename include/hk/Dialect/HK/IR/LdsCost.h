@@ -25,6 +25,7 @@
 namespace hk {
 
 class GroupLoadOp;
+class StoreOp;
 struct GroupCopyPlan;
 
 /// What one swizzle costs for the accesses of a tile.
@@ -80,6 +81,9 @@ private:
                     bool write) const;
   void addTransposedLoad(LdsCost &cost, SwizzleAttr swizzle,
                          GroupLoadOp op) const;
+  /// A register tile stored to global memory `via` this shared tile: its
+  /// writes (unless already `staged`) and the wave's reads of its part.
+  void addStagedStore(LdsCost &cost, SwizzleAttr swizzle, StoreOp store) const;
 
   const ChipInfo &chip;
   SharedTileType type;

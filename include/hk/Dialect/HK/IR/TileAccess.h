@@ -92,6 +92,12 @@ struct GroupCopyPlan {
   /// the order of a transposing copy, whose lanes then write consecutive
   /// LDS elements of one row of the transposed tile.
   bool downRows = false;
+  /// Rows go in the order 0, 8, 1, 9, ..., 7, 15 within every 16 (a wave's
+  /// copy of 128-byte rows, planWaveCopy): each 16-lane LDS phase reads
+  /// two rows 8 apart, which an XOR swizzle of 16-byte groups over 16 or
+  /// more phases puts in different halves of the banks, instead of two
+  /// neighbouring rows in the same half. Stores still write whole rows.
+  bool pairRows = false;
 
   /// (row, col) of the chunk lane `lane` copies in `round`, or false when
   /// the lane has none.
@@ -101,6 +107,11 @@ struct GroupCopyPlan {
 /// `contiguous`: elements that stay together in LDS (the swizzle's vec).
 GroupCopyPlan planGroupCopy(int64_t rows, int64_t cols, int64_t elementBytes,
                             int64_t lanes, int64_t contiguous);
+
+/// The plan of one wave's copy of a `rows x cols` tile (64 lanes), rows
+/// paired (`pairRows`) when they are 8 chunks wide and come in sixteens.
+GroupCopyPlan planWaveCopy(int64_t rows, int64_t cols, int64_t elementBytes,
+                           int64_t contiguous);
 
 /// The plan of a transposing group load into a `rows x cols` shared tile:
 /// the global tile is `cols x rows`, copied in 16-byte chunks of its rows
