@@ -52,6 +52,44 @@ hk.kernel @overlapped(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) sched
 
 // -----
 
+// Waves that copy their own tiles out (`via ... staged`) need no barrier
+// after writing them: the first part ends at the first staged copy, and
+// group 0's copies follow its balancing barrier.
+// CHECK-LABEL: hk.kernel @own_copies
+// CHECK: hk.wait fence
+// CHECK-NEXT: hk.priority 0
+// CHECK-NEXT: hk.alloc
+// CHECK-NEXT: hk.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] :
+// CHECK-NEXT: hk.barrier group 0 reads_in_flight
+// CHECK-NEXT: hk.store %{{.*}} via %{{.*}} staged
+// CHECK-NEXT: hk.return
+hk.kernel @own_copies(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xbf16>) waves(8) schedule(#hk.pingpong<waves = 8, setprio = false>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = hk.alloc : !hk.st<64x32xbf16>
+  %zero = hk.zero : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  %acc = scf.for %k = %c0 to %c1 step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> {
+    %a = hk.cluster memory {
+      hk.group_load %A[%c0, %k], %s : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      %x = hk.load %s[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+      hk.yield %x : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    } : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>
+    %d = hk.cluster compute {
+      %y = hk.mma abt %a, %a, %c {instr = #hk.mfma_shape<16x16x32>} : !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x32xbf16, #hk.mfma<a, 16x16x32>>, !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+      hk.yield %y : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    } : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+    scf.yield %d : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>>
+  }
+  hk.wait
+  hk.barrier
+  %sC = hk.alloc : !hk.st<16x16xbf16>
+  hk.store %acc, %sC[%c0, %c0] : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.st<16x16xbf16>
+  hk.store %acc, %C[%c0, %c0] via %sC[%c0, %c0] staged : !hk.rt<16x16xf32, #hk.mfma<acc, 16x16x32>> -> !hk.gl<?x?xbf16>, !hk.st<16x16xbf16>
+  hk.return
+}
+
+// -----
+
 // Compute clusters with a priority of their own end at priority 0: group
 // 1's last one already outranks group 0's epilogue, no priority is added.
 // CHECK-LABEL: hk.kernel @prioritized

@@ -234,15 +234,21 @@ bool onlyGroupZeroLoadsInFlight(scf::ForOp loop) {
 }
 
 /// The op at which the epilogue's first part, from `from` on, ends: its
-/// next top-level barrier or the kernel's terminator; null when a barrier
-/// sits nested in that part or that barrier may leave accesses in flight.
+/// next top-level barrier, its first `staged` store (the copies of tiles
+/// the part wrote to LDS, which go out after it), or the kernel's
+/// terminator; null when a barrier sits nested in that part or that
+/// barrier may leave accesses in flight.
 Operation *endOfFirstPart(Operation *from) {
   Operation *end = from;
   for (; !isa<BarrierOp>(end) && !end->hasTrait<OpTrait::IsTerminator>();
-       end = end->getNextNode())
+       end = end->getNextNode()) {
+    auto store = dyn_cast<StoreOp>(end);
+    if (store && store.getStaged())
+      break;
     if (end->walk([](BarrierOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       return nullptr;
+  }
   auto next = dyn_cast<BarrierOp>(end);
   if (next && (next.getGroup() || next.getReadsInFlight()))
     return nullptr;
@@ -261,7 +267,10 @@ Operation *endOfFirstPart(Operation *from) {
 /// end: group 0 runs the part (converting and storing its accumulators)
 /// under group 1's last MFMAs, group 1 after them. The barrier leaves
 /// group 0's LDS writes in flight: group 1 reads none of them before a
-/// barrier that waits for them.
+/// barrier that waits for them. An epilogue whose waves copy the tiles
+/// they wrote to LDS out themselves (`hk.store ... via ... staged`) needs
+/// no barrier after the part: group 0's copies then go out while group 1
+/// converts and writes its own tiles.
 ///
 /// An epilogue that reuses the loop's LDS starts with a token-less
 /// `hk.wait` and a block-wide barrier, which would hold group 0 until
