@@ -239,10 +239,17 @@ module attributes {hk.target = #hk.target<"gfx950">} {
     %sC = hk.alloc : !hk.st<256x256xbf16>
     %t0 = hk.transpose %acc#0 : !hk.rt<64x64xf32> -> !hk.rt<64x64xf32>
     %t1 = hk.transpose %acc#1 : !hk.rt<64x64xf32> -> !hk.rt<64x64xf32>
+    %bm4 = arith.muli %bm, %c4 : index
+    %r0 = arith.addi %bm4, %h0 : index
+    %r1 = arith.addi %bm4, %h1 : index
+    %bn4 = arith.muli %bn, %c4 : index
+    %cn = arith.addi %bn4, %wn : index
     hk.store %t0, %sC[%h0, %wn] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
     hk.store %t1, %sC[%h1, %wn] : !hk.rt<64x64xf32> -> !hk.st<256x256xbf16>
-    hk.barrier
-    hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
+    hk.store %t0, %C[%r0, %cn] via %sC[%h0, %wn] staged
+        : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<256x256xbf16>
+    hk.store %t1, %C[%r1, %cn] via %sC[%h1, %wn] staged
+        : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<256x256xbf16>
     hk.return
   }
 }

@@ -39,6 +39,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
         hk.grid_order = #hk.grid_order<chunk = 4, group = 8>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
     %ckm1 = arith.constant 63 : index
     %ck = arith.constant 64 : index
@@ -74,14 +75,20 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
     // The epilogue stages the block's C tile in LDS, in the bytes the
     // loop's A and B buffers held (the wait and barrier end their use), so
-    // that every store writes whole 128-byte lines of C.
+    // that every store writes whole 128-byte lines of C. Each wave copies
+    // its own 128x64 part out (`via ... staged`), wave group 0 while group
+    // 1 still writes (see gemm_fp8_gfx950.mlir).
     hk.wait
     hk.barrier
     %sC = hk.alloc : !hk.st<256x256xbf16>
     %acct = hk.transpose %acc : !hk.rt<64x128xf32> -> !hk.rt<128x64xf32>
+    %bm2 = arith.muli %bm, %c2 : index
+    %rm = arith.addi %bm2, %wm : index
+    %bn4 = arith.muli %bn, %c4 : index
+    %cn = arith.addi %bn4, %wn : index
     hk.store %acct, %sC[%wm, %wn] : !hk.rt<128x64xf32> -> !hk.st<256x256xbf16>
-    hk.barrier
-    hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
+    hk.store %acct, %C[%rm, %cn] via %sC[%wm, %wn] staged
+        : !hk.rt<128x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<256x256xbf16>
     hk.return
   }
 }

@@ -19,6 +19,7 @@ module attributes {hk.target = #hk.target<"gfx950">} {
         hk.grid_order = #hk.grid_order<chunk = 4, group = 8>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
     %ckm1 = arith.constant 31 : index
     %ck = arith.constant 32 : index
@@ -47,13 +48,19 @@ module attributes {hk.target = #hk.target<"gfx950">} {
       scf.yield %d : !hk.rt<64x128xf32>
     }
 
+    // C staged in LDS and copied out by each wave, as in
+    // gemm_pingpong_gfx950.mlir.
     hk.wait
     hk.barrier
     %sC = hk.alloc : !hk.st<256x256xbf16>
     %acct = hk.transpose %acc : !hk.rt<64x128xf32> -> !hk.rt<128x64xf32>
+    %bm2 = arith.muli %bm, %c2 : index
+    %rm = arith.addi %bm2, %wm : index
+    %bn4 = arith.muli %bn, %c4 : index
+    %cn = arith.addi %bn4, %wn : index
     hk.store %acct, %sC[%wm, %wn] : !hk.rt<128x64xf32> -> !hk.st<256x256xbf16>
-    hk.barrier
-    hk.group_store %sC, %C[%bm, %bn] : !hk.st<256x256xbf16>, !hk.gl<?x?xbf16>
+    hk.store %acct, %C[%rm, %cn] via %sC[%wm, %wn] staged
+        : !hk.rt<128x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<256x256xbf16>
     hk.return
   }
 }
