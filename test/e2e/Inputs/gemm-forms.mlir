@@ -196,6 +196,49 @@ module {
     hk.store %acc, %C[%bm, %bn] : !hk.rt<64x64xf32> -> !hk.gl<?x?xf16>
     hk.return
   }
+  // C = A * B^T with each wave's 64x64 accumulator stored through its own
+  // part of a 128x128 LDS tile (`hk.store ... via`): written in the MFMA
+  // layout, read back and stored in whole rows by the wave alone, with no
+  // barrier; edge tiles take the masked path.
+  hk.kernel @gemm_abt_via_bf16(%A: !hk.gl<?x?xbf16>, %B: !hk.gl<?x?xbf16>,
+                               %C: !hk.gl<?x?xbf16>) waves(4) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %ckm1 = arith.constant 63 : index
+    %ck = arith.constant 64 : index
+    %bm = hk.block_id x
+    %bn = hk.block_id y
+    %w = hk.wave_id
+    %wm = arith.divui %w, %c2 : index
+    %wn = arith.remui %w, %c2 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %kpad = arith.addi %K, %ckm1 : index
+    %ktiles = arith.divui %kpad, %ck : index
+    %sA = hk.alloc : !hk.st<128x64xbf16>
+    %sB = hk.alloc : !hk.st<128x64xbf16>
+    %zero = hk.zero : !hk.rt<64x64xf32>
+    %acc = scf.for %k = %c0 to %ktiles step %c1 iter_args(%c = %zero)
+        -> !hk.rt<64x64xf32> {
+      hk.group_load %A[%bm, %k], %sA : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+      hk.group_load %B[%bn, %k], %sB : !hk.gl<?x?xbf16>, !hk.st<128x64xbf16>
+      hk.barrier
+      %a = hk.load %sA[%wm, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+      %b = hk.load %sB[%wn, %c0] : !hk.st<128x64xbf16> -> !hk.rt<64x64xbf16>
+      %d = hk.mma abt %a, %b, %c
+          : !hk.rt<64x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<64x64xf32>
+      hk.barrier
+      scf.yield %d : !hk.rt<64x64xf32>
+    }
+    %sC = hk.alloc : !hk.st<128x128xbf16>
+    %tm0 = arith.muli %bm, %c2 : index
+    %tm = arith.addi %tm0, %wm : index
+    %tn0 = arith.muli %bn, %c2 : index
+    %tn = arith.addi %tn0, %wn : index
+    hk.store %acc, %C[%tm, %tn] via %sC[%wm, %wn]
+        : !hk.rt<64x64xf32> -> !hk.gl<?x?xbf16>, !hk.st<128x128xbf16>
+    hk.return
+  }
 }
 
 // HK-RUN: gemm kernel=gemm_atb_bf16 form=ab block=64x64 shapes=64x64x64,100x70x50
@@ -204,3 +247,4 @@ module {
 // HK-RUN: gemm kernel=gemm_atbt_f16 form=abt block=64x64 shapes=64x64x64,100x70x50
 // HK-RUN: gemm kernel=gemm_abt_k16_bf16 form=abt block=64x64 shapes=64x64x64,100x70x50
 // HK-RUN: gemm kernel=gemm_abt_f16_out form=abt block=64x64 shapes=64x64x64,100x70x50
+// HK-RUN: gemm kernel=gemm_abt_via_bf16 form=abt block=128x128 shapes=128x128x64,200x150x70
