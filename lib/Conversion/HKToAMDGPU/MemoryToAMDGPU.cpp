@@ -408,7 +408,7 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
       return success();
     }
     if (op.getStage())
-      return lowerStaged(op, adaptor, rewriter, tile, convert);
+      return lowerVia(op, adaptor, rewriter, tile, convert);
     FailureOr<GlobalTileAccess> access = matchGlobalAccess(
         rewriter, op, adaptor.getDest(), adaptor.getIndices(), tile);
     if (failed(access))
@@ -425,9 +425,9 @@ private:
   /// alone. A wave's LDS accesses complete in order, so it reads back what
   /// it wrote without a wait of its own.
   LogicalResult
-  lowerStaged(StoreOp op, OpAdaptor adaptor,
-              ConversionPatternRewriter &rewriter, RegisterTileType tile,
-              function_ref<Value(OpBuilder &, Value)> convert) const {
+  lowerVia(StoreOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter,
+           RegisterTileType tile,
+           function_ref<Value(OpBuilder &, Value)> convert) const {
     Location loc = op.getLoc();
     FailureOr<ViewABI> view = getViewABI(rewriter, loc, adaptor.getDest());
     if (failed(view))

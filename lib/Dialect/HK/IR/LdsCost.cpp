@@ -33,9 +33,8 @@ LdsAccessModel::evaluate(SwizzleAttr swizzle,
     if (auto load = dyn_cast<LoadOp>(use))
       addTileAccesses(cost, swizzle, load.getType(), !load.getIndices().empty(),
                       /*write=*/false);
-    else if (auto store = dyn_cast<StoreOp>(use);
-             store && store.getStage() && store.getStage() != store.getDest())
-      addStagedStore(cost, swizzle, store);
+    else if (auto store = dyn_cast<StoreOp>(use); store && store.getStage())
+      addStagedStore(cost, swizzle, store); // (A via store's dest is global.)
     else if (auto store = dyn_cast<StoreOp>(use))
       addTileAccesses(cost, swizzle, store.getValue().getType(),
                       !store.getIndices().empty(), /*write=*/true);
