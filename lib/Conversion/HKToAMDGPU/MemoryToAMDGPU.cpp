@@ -26,11 +26,10 @@ using namespace hk::lowering;
 namespace {
 
 void copySharedToGlobal(OpBuilder &b, Location loc, const LdsPlan &lds,
-                        SharedTileType shared, Value ldsBase, Value rowOrigin,
-                        Value colOrigin, const GroupCopyPlan &plan,
-                        const TileOrigin &origin, const ViewABI &view,
-                        const ViewBuffer &buffer, bool viaBuffer,
-                        bool waveOnly);
+                        const ChipInfo &chip, SharedTileType shared,
+                        Value ldsBase, Value rowOrigin, Value colOrigin,
+                        const GroupCopyPlan &plan, const ViewABI &view,
+                        ValueRange indices, bool viaBuffer, bool waveOnly);
 
 //===----------------------------------------------------------------------===//
 // Global <-> register tiles
@@ -452,11 +451,8 @@ private:
     GroupCopyPlan plan =
         planWaveCopy(tile.getRows(), tile.getCols(), getElementBytes(memElem),
                      sharedContiguousElements(stage));
-    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
-                                   plan.rows, plan.cols);
-    ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
-    copySharedToGlobal(rewriter, loc, lds, stage, adaptor.getStage(), rowOrigin,
-                       colOrigin, plan, origin, *view, buffer,
+    copySharedToGlobal(rewriter, loc, lds, *chip, stage, adaptor.getStage(),
+                       rowOrigin, colOrigin, plan, *view, adaptor.getIndices(),
                        op.getPath() == TransferPath::Buffer,
                        /*waveOnly=*/true);
     rewriter.eraseOp(op);
@@ -954,18 +950,20 @@ struct GroupLoadLowering : public OpConversionPattern<GroupLoadOp> {
 };
 
 /// LDS -> global: copies the plan.rows x plan.cols part of `shared` whose
-/// first element is (rowOrigin, colOrigin) to the global tile at `origin`.
+/// first element is (rowOrigin, colOrigin) to the global tile of that shape
+/// at `indices` of the view.
 /// Each lane (of the block, or of the executing wave alone with
 /// `waveOnly`) reads 16-byte chunks and stores them, masked element by
 /// element when the tile is not wholly inside the view.
 void copySharedToGlobal(OpBuilder &b, Location loc, const LdsPlan &lds,
-                        SharedTileType shared, Value ldsBase, Value rowOrigin,
-                        Value colOrigin, const GroupCopyPlan &plan,
-                        const TileOrigin &origin, const ViewABI &view,
-                        const ViewBuffer &buffer, bool viaBuffer,
-                        bool waveOnly) {
+                        const ChipInfo &chip, SharedTileType shared,
+                        Value ldsBase, Value rowOrigin, Value colOrigin,
+                        const GroupCopyPlan &plan, const ViewABI &view,
+                        ValueRange indices, bool viaBuffer, bool waveOnly) {
   Type memElem = getMemoryElementType(shared.getElementType());
   int64_t bytes = getElementBytes(memElem);
+  TileOrigin origin = locateTile(b, loc, view, indices, plan.rows, plan.cols);
+  ViewBuffer buffer = makeViewBuffer(b, loc, view, memElem, chip);
   auto chunkType = VectorType::get({plan.chunkElems}, memElem);
   auto readChunk = [&](Value row, Value col) {
     Value chunk = zeroOf(b, loc, chunkType);
@@ -1040,13 +1038,9 @@ struct GroupStoreLowering : public OpConversionPattern<GroupStoreOp> {
     if (!chip)
       return rewriter.notifyMatchFailure(op, "no target chip");
     GroupCopyPlan plan = planGroupCopy(shared, groupLanes(op.getWaves()));
-    TileOrigin origin = locateTile(rewriter, loc, *view, adaptor.getIndices(),
-                                   plan.rows, plan.cols);
-    Type memElem = getMemoryElementType(shared.getElementType());
-    ViewBuffer buffer = makeViewBuffer(rewriter, loc, *view, memElem, *chip);
     Value zero = constI32(rewriter, loc, 0);
-    copySharedToGlobal(rewriter, loc, lds, shared, adaptor.getSource(), zero,
-                       zero, plan, origin, *view, buffer,
+    copySharedToGlobal(rewriter, loc, lds, *chip, shared, adaptor.getSource(),
+                       zero, zero, plan, *view, adaptor.getIndices(),
                        op.getPath() == TransferPath::Buffer,
                        /*waveOnly=*/false);
     rewriter.eraseOp(op);
