@@ -34,16 +34,14 @@ using Ids = std::array<uint64_t, 3>;
 Ids referenceOrder(Ids grid, Ids block, unsigned xcds, unsigned chunk,
                    unsigned group) {
   uint64_t slice = grid[0] * grid[1];
-  uint64_t count = slice * grid[2];
-  uint64_t pid = (block[2] * grid[1] + block[1]) * grid[0] + block[0];
+  uint64_t r = block[1] * grid[0] + block[0], z = block[2];
   if (chunk > 0) {
     uint64_t run = uint64_t(xcds) * chunk;
-    if (pid < count / run * run) {
-      uint64_t local = pid / xcds;
-      pid = local / chunk * run + pid % xcds * chunk + local % chunk;
+    if (r < slice / run * run) {
+      uint64_t local = r / xcds;
+      r = local / chunk * run + r % xcds * chunk + local % chunk;
     }
   }
-  uint64_t z = pid / slice, r = pid % slice;
   if (group == 0)
     return {r % grid[0], r / grid[0], z};
   uint64_t perGroup = uint64_t(group) * grid[1];
@@ -217,6 +215,36 @@ TEST(GridSwizzle, EachXcdGetsConsecutiveLogicalBlocks) {
         EXPECT_EQ(logical[i] % (8 * chunk), xcd * chunk) << "xcd " << xcd;
     }
   }
+}
+
+/// In a grid of several z slices whose size is not a multiple of the XCD
+/// count, each slice's first XCD is rotated; an XCD still receives runs of
+/// `chunk` consecutive logical blocks of the slice it is working on, and
+/// never a block of another slice.
+TEST(GridSwizzle, RotatedSlicesKeepRunsPerXcd) {
+  const unsigned chunk = 4;
+  Swizzled swizzled(chunk, 0);
+  Evaluator evaluator(swizzled.kernel());
+  Ids grid = {36, 2, 3};
+  uint64_t slice = grid[0] * grid[1], whole = slice / 32 * 32;
+  for (uint64_t xcd = 0; xcd < 8; ++xcd)
+    for (uint64_t z = 0; z < grid[2]; ++z) {
+      std::vector<uint64_t> logical;
+      for (uint64_t pid = 0; pid < whole; ++pid) {
+        if ((z * slice + pid) % 8 != xcd)
+          continue;
+        Ids got = evaluator.run(grid, {pid % grid[0], pid / grid[0], z});
+        ASSERT_EQ(got[2], z);
+        logical.push_back(got[1] * grid[0] + got[0]);
+      }
+      ASSERT_EQ(logical.size(), whole / 8);
+      for (size_t i = 0; i < logical.size(); ++i) {
+        if (i % chunk != 0)
+          EXPECT_EQ(logical[i], logical[i - 1] + 1) << "xcd " << xcd;
+        else
+          EXPECT_EQ(logical[i] % chunk, 0u) << "xcd " << xcd;
+      }
+    }
 }
 
 /// A kernel's own hk.grid_order is the order it gets, whatever the pass

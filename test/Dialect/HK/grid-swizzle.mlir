@@ -4,6 +4,10 @@
 // RUN: hk-opt %s --hk-grid-swizzle="chunk=4 group=8" | FileCheck %s
 // RUN: hk-opt %s --hk-grid-swizzle="chunk=0 group=3" | FileCheck %s --check-prefix=GROUP
 // RUN: hk-opt %s --hk-grid-swizzle | FileCheck %s --check-prefix=NONE
+// Each z slice is permuted within itself: z is kept, the grid's z size is
+// not needed, nor a division by the slice's size.
+// RUN: hk-opt %s --hk-grid-swizzle="chunk=4 group=8" | FileCheck %s --check-prefix=SLICE
+// SLICE-NOT: hk.grid_dim z
 // Applying it again changes nothing.
 // RUN: hk-opt %s --hk-grid-swizzle="chunk=4 group=8" | hk-opt --hk-grid-swizzle="chunk=2 group=2" | FileCheck %s
 
@@ -11,12 +15,10 @@
 // CHECK-SAME: attributes {hk.grid_swizzle = #hk.grid_swizzle<chunk = 4, group = 8, xcds = 8>}
 // CHECK-DAG: %[[GX:.*]] = hk.grid_dim x
 // CHECK-DAG: %[[GY:.*]] = hk.grid_dim y
-// CHECK-DAG: %[[GZ:.*]] = hk.grid_dim z
 // CHECK-DAG: %[[X:.*]] = hk.block_id x
 // CHECK-DAG: %[[Y:.*]] = hk.block_id y
-// CHECK-DAG: %[[Z:.*]] = hk.block_id z
-// The XCD remap works in runs of 8 XCDs x 4 blocks; past the last whole
-// run, ids are kept.
+// The XCD remap works in runs of 8 XCDs x 4 blocks of the slice; past the
+// last whole run, ids are kept.
 // CHECK-DAG: %[[SPAN:.*]] = arith.constant 32 : index
 // CHECK: %[[WHOLE:.*]] = arith.muli %{{.*}}, %[[SPAN]] : index
 // CHECK: %[[TAIL:.*]] = arith.cmpi ult, %[[PID:.*]], %[[WHOLE]] : index

@@ -359,14 +359,17 @@ def HKGridSwizzle : Pass<"hk-grid-swizzle", "mlir::ModuleOp"> {
     Replaces every `hk.block_id` of a kernel with a bijective remapping of
     the grid, so that blocks which share operand tiles run close together.
 
-    With `chunk=c > 0`, an XCD remap: the hardware hands block `pid` (the
-    linear id, x fastest, then y, then z) to XCD `pid % xcds` (8 on gfx942
-    and gfx950). The pass renumbers blocks so that each XCD receives `c`
-    consecutive logical blocks in turn, and so shares L2 with its
-    neighbours: within every run of `xcds * c` blocks,
+    With `chunk=c > 0`, an XCD remap of each z slice: the hardware hands
+    the grid's blocks to its XCDs in turn (8 on gfx942 and gfx950), in
+    linear order, x fastest, then y, then z, so the blocks of one slice
+    with the same `pid % xcds` (`pid = y * gx + x`, the id in the slice)
+    share an XCD. The pass renumbers each slice's blocks so that each XCD
+    receives `c` consecutive logical blocks in turn, and so shares L2 with
+    its neighbours: within every run of `xcds * c` blocks of the slice,
     `new = (local / c) * xcds * c + (pid % xcds) * c + local % c` where
-    `local = pid / xcds`. Blocks past the last whole run keep their id, so
-    any grid is covered exactly once.
+    `local = pid / xcds`. Blocks past the slice's last whole run keep their
+    id, so any grid is covered exactly once; `z` is kept, which spares a
+    division by the slice's size at every block's start.
 
     With `group=g > 0`, grouped ordering of each z slice: logical ids walk
     down `g` block rows (`x`) before moving to the next column (`y`), the
