@@ -23,8 +23,14 @@
 // CHECK: %[[WHOLE:.*]] = arith.muli %{{.*}}, %[[SPAN]] : index
 // CHECK: %[[TAIL:.*]] = arith.cmpi ult, %[[PID:.*]], %[[WHOLE]] : index
 // CHECK: %[[REMAPPED:.*]] = arith.select %[[TAIL]], %{{.*}}, %[[PID]] : index
-// Groups of 8 block rows; the last group takes the rows that remain.
-// CHECK: arith.minui
+// Groups of 8 block rows; the last group takes the rows that remain. A
+// whole group's block divides its id by 8, then by gy; the last group's
+// divides its place in that group by the group's rows: one division serves
+// both.
+// CHECK: %[[WHOLEGROUP:.*]] = arith.cmpi ult
+// CHECK: %[[DIVISOR:.*]] = arith.select %[[WHOLEGROUP]], %[[GY]], %{{.*}} : index
+// CHECK: arith.divui %{{.*}}, %[[DIVISOR]] : index
+// CHECK: arith.remui %{{.*}}, %[[DIVISOR]] : index
 // The new ids are uniform, read from the first lane so that the backend
 // keeps them in scalar registers.
 // CHECK: %[[RX:.*]] = rocdl.readfirstlane %{{.*}} : i32
@@ -37,9 +43,13 @@
 
 // GROUP-LABEL: hk.kernel @gemm_tiles
 // GROUP-SAME: #hk.grid_swizzle<chunk = 0, group = 3, xcds = 1>
-// GROUP-NOT: arith.select
+// GROUP-NOT: arith.constant 8 : index
 // GROUP: arith.constant 3 : index
-// GROUP: arith.minui
+// GROUP-NOT: arith.constant 8 : index
+// GROUP: %[[WHOLEGROUP:.*]] = arith.cmpi ult
+// GROUP: arith.divui %{{.*}}, %{{.*}} : index
+// GROUP-NOT: arith.divui
+// GROUP: rocdl.readfirstlane
 
 // NONE-LABEL: hk.kernel @gemm_tiles(%{{.*}}: !hk.gl<?x?xbf16>) waves(4) {
 // NONE-NEXT: %[[X:.*]] = hk.block_id x

@@ -36,7 +36,6 @@ struct IndexBuilder {
   Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
   Value div(Value l, Value r) { return arith::DivUIOp::create(b, loc, l, r); }
   Value rem(Value l, Value r) { return arith::RemUIOp::create(b, loc, l, r); }
-  Value min(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
   Value select(Value c, Value t, Value f) {
     return arith::SelectOp::create(b, loc, c, t, f);
   }
@@ -122,20 +121,34 @@ private:
     // blocks to the XCDs in turn like the whole grid's, its first XCD
     // rotated by z * slice, which the remap does not need to know. Keeping
     // z saves a division by the slice's size at every block's start.
-    Value slice = ib.mul(gx, gy);
     Value inSlice = ib.add(ib.mul(y, gx), x);
     if (xcdChunk > 0)
-      inSlice = remapToXcds(ib, inSlice, slice, xcds, xcdChunk);
+      inSlice = remapToXcds(ib, inSlice, ib.mul(gx, gy), xcds, xcdChunk);
     Value newZ = z;
     Value newX, newY;
     if (rowGroup > 0) {
+      // A whole group's block (group g, column c, row r in it) sits at
+      // (g * gy + c) * rows + r, so its id divided by `rows` (a constant)
+      // is divided by gy; the last group's, of fewer rows, at c * last + r
+      // past the whole groups, is divided by `last`. One division by the
+      // divisor the block's side selects serves both.
+      // (The side is told from the quotient by `rows`: compared with the
+      // difference, LLVM fuses compare and subtraction into a vector
+      // subtraction with borrow.)
       Value rows = ib.constant(rowGroup);
-      Value perGroup = ib.mul(rows, gy);
-      Value firstRow = ib.mul(ib.div(inSlice, perGroup), rows);
-      Value groupRows = ib.min(ib.sub(gx, firstRow), rows);
-      Value inGroup = ib.rem(inSlice, perGroup);
-      newX = ib.add(firstRow, ib.rem(inGroup, groupRows));
-      newY = ib.div(inGroup, groupRows);
+      Value groups = ib.div(gx, rows);
+      Value wholeRows = ib.mul(groups, rows);
+      Value wholeBlocks = ib.mul(wholeRows, gy);
+      Value step = ib.div(inSlice, rows);
+      Value inWhole = ib.ult(step, ib.mul(groups, gy));
+      Value dividend = ib.select(inWhole, step, ib.sub(inSlice, wholeBlocks));
+      Value divisor = ib.select(inWhole, gy, ib.sub(gx, wholeRows));
+      Value quotient = ib.div(dividend, divisor);
+      Value remainder = ib.rem(dividend, divisor);
+      newX = ib.select(inWhole,
+                       ib.add(ib.mul(quotient, rows), ib.rem(inSlice, rows)),
+                       ib.add(wholeRows, remainder));
+      newY = ib.select(inWhole, remainder, quotient);
     } else {
       newX = ib.rem(inSlice, gx);
       newY = ib.div(inSlice, gx);
