@@ -17,8 +17,8 @@ Run by scripts/bench-timing.sh.
 - Attention forward (--attn: sequence lengths N = Nq = Nk, default 1024,
   HipKittens benchmarks 1024 to 16384): every kernel of attention.mlir (d
   64; attention_causal is the causal one), attention_d128.mlir (d 128) and,
-  on gfx950, attention_d128_gfx950.mlir (d 128, interleave schedule, causal
-  and not) and attention_gfx950.mlir (d 64),
+  on gfx950, attention_d128_gfx950.mlir (d 128, interleave and 8-wave
+  ping-pong schedules, causal and not) and attention_gfx950.mlir (d 64),
   with HipKittens' heads (its analysis/attn/fwd/plot.py; --heads, default
   gqa): GQA batch 16, 64 query heads over 8 KV heads; MHA batch 16, 16
   heads. The batch is folded
@@ -93,6 +93,10 @@ ATTENTION = [
      128, 4, 64, False),
     ("attention/attention_d128_gfx950.mlir",
      "attention_causal_d128_interleave", 128, 4, 64, True),
+    ("attention/attention_d128_gfx950.mlir", "attention_fwd_d128_pingpong",
+     128, 8, 128, False),
+    ("attention/attention_d128_gfx950.mlir",
+     "attention_causal_d128_pingpong", 128, 8, 128, True),
 ]
 
 

@@ -61,9 +61,18 @@ def run(hk_run, example, chip, kernel, shape, flags):
     return result
 
 
-def waves_of(example):
+def waves_of(example, kernel):
+    """The waves per workgroup `kernel` (or, without one, every kernel of
+    `example`) declares."""
     with open(example) as f:
-        found = set(re.findall(r"waves\((\d+)\)", f.read()))
+        text = f.read()
+    if kernel:
+        # From the kernel's name to the first `waves(N)` of its signature.
+        m = re.search(r"hk\.kernel @%s\(.*?waves\((\d+)\)" % re.escape(kernel),
+                      text, re.S)
+        found = {m.group(1)} if m else set()
+    else:
+        found = set(re.findall(r"waves\((\d+)\)", text))
     if len(found) != 1:
         sys.exit("kstep-counts: cannot tell the waves per workgroup of %s; "
                  "pass --waves" % example)
@@ -115,7 +124,7 @@ def main():
         sys.exit("kstep-counts: --k takes two depths K1,K2, got '%s'" % args.k)
     if k1 >= k2 or k1 % KSTEP or k2 % KSTEP:
         sys.exit("kstep-counts: --k needs K1 < K2, both multiples of 64")
-    waves = args.waves or waves_of(args.example)
+    waves = args.waves or waves_of(args.example, args.kernel)
 
     low = run(args.hk_run, args.example, args.chip, args.kernel,
               template.replace("{k}", str(k1)), args.flag)
