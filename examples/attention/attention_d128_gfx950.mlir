@@ -238,15 +238,13 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
   // HipKittens' configuration for the same loop: eight waves in two groups
   // (hk-ping-pong), 128 queries per block, 64-key K and V tiles in two
-  // copies (64 KiB of LDS, 208 VGPRs; 32-key tiles and a third copy were
-  // predicted 2% slower or the same). hk-double-buffer cuts the loop into
-  // one memory cluster (the K and V fragments' reads, the prefetch) and one
-  // compute cluster, which holds the softmax as well as the MFMAs: a
-  // group's softmax runs while the other group's memory cluster does, not
-  // beside its MFMAs, and the timing model puts this kernel about a quarter
-  // below the interleave one above (README, the attention table).
-  // HipKittens' own ping-pong hides the softmax under the other group's
-  // MFMAs.
+  // copies (64 KiB of LDS). hk-double-buffer cuts the loop into two
+  // memory/compute cluster pairs: K's reads, then S^T = K Q^T; V's reads
+  // with the mask, the softmax and the rescales, which need no MFMA of
+  // that pair and so run beside the other group's MFMAs, then O^T += V^T
+  // P^T. The softmax's vector work outlasts the other group's 16 MFMAs of
+  // S^T, so the timing model still puts this kernel below the interleave
+  // one above (README, the attention table).
   hk.kernel @attention_fwd_d128_pingpong(
       %Q: !hk.gl<?x?x128xbf16>, %K: !hk.gl<?x?x128xbf16>,
       %V: !hk.gl<?x?x128xbf16>, %O: !hk.gl<?x?x128xbf16>) waves(8)

@@ -185,6 +185,47 @@ TEST(ScheduleCost, PingPongGivenOrNothingFits) {
   EXPECT_FALSE(kept.fits);
 }
 
+TEST(ScheduleCost, PingPongVectorWorkInMemoryClusters) {
+  // Attention's shape: pair 0 reads K and multiplies (4 MFMAs of 64
+  // cycles); pair 1 reads V, runs a softmax of 300 cycles on pair 0's
+  // scores, then multiplies. The softmax may move into pair 1's memory
+  // cluster, not into a cluster pair that starts at pair 0.
+  auto pairs = threePairs(10);
+  pairs.pop_back();
+  for (PingPongPair &pair : pairs) {
+    pair.mfmas = 4;
+    pair.mfmaCycles = 64;
+  }
+  pairs[0].movableValuCycles = {0};
+  pairs[1].valuCycles = 300;
+  pairs[1].movableValuCycles = {0, 300};
+  // In place: clusters of 80, 256, 80, 556: intervals 556, 256, 256, 556.
+  PingPongPlan inPlace;
+  inPlace.first = {0, 1};
+  EXPECT_DOUBLE_EQ(pingPongCycles(pairs, inPlace, kPingPong),
+                   2 * 556 + 2 * 256 + 4 * 16);
+  // Moved: clusters of 80, 256, max(80, 300), 256.
+  PingPongPlan moved = inPlace;
+  moved.vectorInMemory = true;
+  EXPECT_DOUBLE_EQ(pingPongCycles(pairs, moved, kPingPong),
+                   2 * 256 + 2 * 300 + 4 * 16);
+  EXPECT_EQ(moved.movedValuCycles, 300);
+  // The choice: both pairs, moved. Joined, nothing can move (the softmax
+  // needs the cluster's own MFMAs), so only three candidates: joined, and
+  // both pairs either way.
+  PingPongPlan best = choosePingPong(pairs, kPingPong, std::nullopt);
+  EXPECT_EQ(best.first, (llvm::SmallVector<unsigned>{0, 1}));
+  EXPECT_TRUE(best.vectorInMemory);
+  EXPECT_DOUBLE_EQ(best.cycles, 1176);
+  EXPECT_EQ(best.candidates, 3u);
+  // The kernel keeps the vector work in place: joined wins (812 beside 96,
+  // twice).
+  PingPongPlan kept = choosePingPong(pairs, kPingPong, std::nullopt, false);
+  EXPECT_EQ(kept.first, (llvm::SmallVector<unsigned>{0}));
+  EXPECT_FALSE(kept.vectorInMemory);
+  EXPECT_DOUBLE_EQ(kept.cycles, 2 * 812 + 2 * 16);
+}
+
 // Priority: issue every 4 cycles, so the two s_setprio of a compute
 // cluster cost 8 cycles wherever it bounds its interval.
 PingPongCluster memory(double cycles, int64_t valu, int64_t lds) {

@@ -295,7 +295,7 @@ LogicalResult PingPongAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned waves,
                                    std::optional<unsigned> clusters,
                                    std::optional<unsigned> stages,
-                                   BoolAttr setprio) {
+                                   BoolAttr setprio, BoolAttr vectorInMemory) {
   if (failed(verifyStages(emitError, "ping-pong", stages)))
     return failure();
   if (waves != 8)

@@ -15,7 +15,10 @@
 // compute clusters (runs of register computation), and the first memory
 // cluster issues the prefetch from wave group 0 alone, after its reads; the
 // wait follows the last compute cluster, outside it, so that it cannot be
-// scheduled among its MFMAs. For interleave, the reads and the computation
+// scheduled among its MFMAs. Where the cost function says so, a memory
+// cluster also runs the vector work of its compute cluster that needs
+// nothing of its pair (attention's softmax), beside the other group's
+// MFMAs. For interleave, the reads and the computation
 // form one compute cluster in versions: when the next tiles exist and lie
 // wholly inside their views, the prefetch is a branch-free `inbounds` group
 // load in the cluster, where LLVM can interleave it with the MFMAs;
@@ -228,14 +231,52 @@ LogicalResult analyze(scf::ForOp loop, PlainLoop &plain) {
 /// (gfx942) against 192. 64 covers them all.
 constexpr int64_t kVgprReserve = 64;
 
+/// Whether `op` of a compute run stays in its compute cluster: an MFMA, a
+/// layout conversion (a round trip through the wave's LDS scratch, which
+/// memory clusters keep to shared-tile reads) or a priority change.
+bool pinnedToCompute(Operation *op) {
+  return isa<MmaOp, ConvertLayoutOp, PriorityOp>(op);
+}
+
+/// For each op of `plain`'s runs that a memory cluster could run instead
+/// of its compute cluster, the last pair (read run 2i and compute run
+/// 2i + 1 form pair i) whose reads, or ops pinned to its compute cluster,
+/// it depends on within the iteration; -1 when it depends on none. Ops
+/// that use no value of the iteration (a zeroed accumulator, which LLVM
+/// folds into its MFMA's inline constant) stay where they are, as do the
+/// pinned ones: they are left out.
+DenseMap<Operation *, int> movableVectorWork(const PlainLoop &plain) {
+  DenseMap<Operation *, int> needed, movable;
+  for (auto [index, run] : llvm::enumerate(plain.runs)) {
+    int pair = int(index / 2);
+    for (Operation *op : run.ops) {
+      bool pinned = run.role == Role::Read || pinnedToCompute(op);
+      bool usesIteration = false;
+      int last = pinned ? pair : -1;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (auto it = needed.find(def); it != needed.end()) {
+            last = std::max(last, it->second);
+            usesIteration = true;
+          }
+      needed[op] = last;
+      if (!pinned && usesIteration)
+        movable[op] = last;
+    }
+  }
+  return movable;
+}
+
 /// What read run 2i and compute run 2i + 1 of `plain` cost, per wave.
 SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
+                                     const DenseMap<Operation *, int> &movable,
                                      const ChipInfo &chip,
                                      const timing::DeviceModel &device) {
   int64_t lanes = chip.waveSize;
   SmallVector<PingPongPair> pairs;
   for (size_t i = 0; i + 1 < plain.runs.size(); i += 2) {
     PingPongPair &pair = pairs.emplace_back();
+    pair.movableValuCycles.assign(i / 2 + 1, 0);
     for (Operation *op : plain.runs[i].ops) {
       auto tile = cast<RegisterTileType>(cast<LoadOp>(op).getType());
       pair.fragmentVgprs += vgprsOf(tile, lanes);
@@ -250,6 +291,16 @@ SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
           pair.mfmaCycles = device.mfmaCycles(*instr);
       }
       vector.add(op, lanes);
+      auto last = movable.find(op);
+      if (last == movable.end())
+        continue;
+      VectorWork own;
+      own.add(op, lanes);
+      // Movable into the memory cluster of a pair that starts after the
+      // last pair whose reads or MFMAs it needs.
+      for (int first = last->second + 1; first <= int(i / 2); ++first)
+        pair.movableValuCycles[size_t(first)] +=
+            own.cycles(device.valuCycles, device.transCycles);
     }
     pair.tempVgprs = vector.largestVgprs;
     pair.valuCycles = vector.cycles(device.valuCycles, device.transCycles);
@@ -304,7 +355,8 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
   if (!chip)
     return success();
   const timing::DeviceModel &device = timing::DeviceModel::defaultFor(*chip);
-  SmallVector<PingPongPair> pairs = countPairs(plain, *chip, device);
+  DenseMap<Operation *, int> movable = movableVectorWork(plain);
+  SmallVector<PingPongPair> pairs = countPairs(plain, movable, *chip, device);
   unsigned wavesPerSimd = std::max(1u, kernel.getWaves() / 4);
   PingPongCosts costs{ldsReadCycles(*chip),
                       device.ldsLatency,
@@ -321,7 +373,10 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
       llvm::any_of(plain.loads,
                    [](GroupLoadOp load) { return load.getTranspose(); }))
     costs.stagedPrefetchCycles = device.l2.latency;
-  PingPongPlan plan = choosePingPong(pairs, costs, clusters);
+  std::optional<bool> vectorInMemory;
+  if (BoolAttr given = schedule.getVectorInMemory())
+    vectorInMemory = given.getValue();
+  PingPongPlan plan = choosePingPong(pairs, costs, clusters, vectorInMemory);
   if (remarks) {
     PingPongPlan asWritten = PingPongPlan::asWritten(written);
     pingPongCycles(pairs, asWritten, costs);
@@ -341,7 +396,13 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
                       << int64_t(plan.cycles) << " cycles per iteration, "
                       << plan.vgprs << " of " << costs.vgprBudget
                       << " VGPRs estimated"
-                      << (plan.fits ? "" : ", over the budget") << " ("
+                      << (plan.fits ? "" : ", over the budget")
+                      << (plan.vectorInMemory
+                              ? ", " + std::to_string(plan.movedValuCycles) +
+                                    " cycles of vector work in the memory "
+                                    "clusters"
+                              : std::string())
+                      << " ("
                       << (clusters ? std::string("given")
                                    : "the cost function's best of " +
                                          std::to_string(plan.candidates))
@@ -352,10 +413,17 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
   for (auto [group, first] : llvm::enumerate(plan.first)) {
     size_t end = plan.end(group, written);
     Run reads{Role::Read, {}}, compute{Role::Compute, {}};
-    for (size_t i = first; i < end; ++i) {
+    for (size_t i = first; i < end; ++i)
       reads.ops.append(plain.runs[2 * i].ops);
-      compute.ops.append(plain.runs[2 * i + 1].ops);
-    }
+    // The moved vector work follows the reads (and the prefetch), in body
+    // order: it needs nothing of this pair.
+    for (size_t i = first; i < end; ++i)
+      for (Operation *op : plain.runs[2 * i + 1].ops) {
+        auto last = movable.find(op);
+        bool moved = plan.vectorInMemory && last != movable.end() &&
+                     last->second < int(first);
+        (moved ? reads : compute).ops.push_back(op);
+      }
     runs.push_back(std::move(reads));
     runs.push_back(std::move(compute));
   }
@@ -726,7 +794,7 @@ private:
               return emitFencedPingPongPrefetch(cb, waves, tokenTypes);
             return SmallVector<Value>();
           },
-          first ? run.ops.size() : 0);
+          first ? size_t(llvm::count_if(run.ops, llvm::IsaPred<LoadOp>)) : 0);
       if (first)
         nextTokens = llvm::to_vector(
             ValueRange(cluster.getResults()).take_back(tokenTypes.size()));

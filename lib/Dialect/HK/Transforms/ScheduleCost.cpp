@@ -132,22 +132,29 @@ double hk::pingPongCycles(llvm::ArrayRef<PingPongPair> pairs,
   // Cluster times in loop order: memory 0, compute 0, memory 1, ...
   llvm::SmallVector<double> times;
   int64_t fragments = 0, temps = 0;
+  plan.movedValuCycles = 0;
   for (size_t group = 0; group < plan.first.size(); ++group) {
-    size_t end = plan.end(group, pairs.size());
-    int64_t reads = 0, groupFragments = 0;
+    size_t first = plan.first[group], end = plan.end(group, pairs.size());
+    int64_t reads = 0, groupFragments = 0, moved = 0;
     double compute = 0;
-    for (size_t i = plan.first[group]; i < end; ++i) {
+    for (size_t i = first; i < end; ++i) {
       reads += pairs[i].dsReads;
       groupFragments += pairs[i].fragmentVgprs;
       compute += double(pairs[i].mfmas) * pairs[i].mfmaCycles +
                  double(pairs[i].valuCycles);
       temps = std::max(temps, pairs[i].tempVgprs);
+      if (plan.vectorInMemory && first < pairs[i].movableValuCycles.size())
+        moved += pairs[i].movableValuCycles[first];
     }
     fragments = std::max(fragments, groupFragments);
-    // The barrier after the cluster waits for the last read's data.
-    times.push_back(groupReadCycles(reads, costs.dsReadCycles, costs.ldsLatency,
-                                    costs.groupWaves));
-    times.push_back(compute);
+    plan.movedValuCycles += moved;
+    // The barrier after the cluster waits for the last read's data; the
+    // vector work it took over runs meanwhile.
+    times.push_back(
+        std::max(groupReadCycles(reads, costs.dsReadCycles, costs.ldsLatency,
+                                 costs.groupWaves),
+                 double(moved)));
+    times.push_back(compute - double(moved));
   }
   plan.vgprs = costs.carriedVgprs + fragments + temps + costs.vgprReserve;
   // Group 1 runs one cluster behind group 0: each interval holds cluster i
@@ -164,7 +171,8 @@ double hk::pingPongCycles(llvm::ArrayRef<PingPongPair> pairs,
 
 PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
                                 const PingPongCosts &costs,
-                                std::optional<unsigned> clusters) {
+                                std::optional<unsigned> clusters,
+                                std::optional<bool> vectorInMemory) {
   size_t n = pairs.size();
   auto cost = [&](PingPongPlan plan) {
     pingPongCycles(pairs, plan, costs);
@@ -190,21 +198,33 @@ PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
   }
   std::optional<PingPongPlan> best, fallback;
   unsigned costed = 0;
-  for (const PingPongPlan &candidate : candidates) {
-    if (clusters && candidate.first.size() != *clusters)
+  for (const PingPongPlan &grouping : candidates) {
+    if (clusters && grouping.first.size() != *clusters)
       continue;
-    PingPongPlan plan = cost(candidate);
-    ++costed;
-    bool fewerBarriers = best && plan.first.size() < best->first.size();
-    if (plan.fits && (!best || plan.cycles < best->cycles ||
-                      (plan.cycles == best->cycles && fewerBarriers)))
-      best = plan;
-    if (clusters ? (!fallback || plan.vgprs < fallback->vgprs)
-                 : plan.first.size() == n)
-      fallback = plan;
+    // The vector work in place first: it wins ties.
+    for (bool moved : {false, true}) {
+      if (vectorInMemory && moved != *vectorInMemory)
+        continue;
+      PingPongPlan candidate = grouping;
+      candidate.vectorInMemory = moved;
+      PingPongPlan plan = cost(candidate);
+      // Nothing to move: the same plan as in place.
+      if (moved && plan.movedValuCycles == 0 && !vectorInMemory)
+        continue;
+      ++costed;
+      bool fewerBarriers = best && plan.first.size() < best->first.size();
+      if (plan.fits && (!best || plan.cycles < best->cycles ||
+                        (plan.cycles == best->cycles && fewerBarriers)))
+        best = plan;
+      if (clusters ? (!fallback || plan.vgprs < fallback->vgprs)
+                   : plan.first.size() == n && !fallback)
+        fallback = plan;
+    }
   }
-  if (!best && !fallback)
+  if (!best && !fallback) {
+    asWritten.vectorInMemory = vectorInMemory.value_or(false);
     fallback = cost(asWritten);
+  }
   PingPongPlan chosen = best ? *best : *fallback;
   chosen.candidates = costed;
   return chosen;

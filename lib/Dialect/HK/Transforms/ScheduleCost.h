@@ -25,9 +25,11 @@
 // hk-double-buffer's for ping-pong: how many memory/compute cluster pairs
 // an iteration is cut into, and where. Each pair costs two barriers, at
 // which the groups wait for each other; fewer, larger clusters hold more
-// fragments in registers at once. The cost is the iteration's time from
-// its barrier intervals, under a VGPR estimate that must fit the wave's
-// share of the SIMD (choosePingPong).
+// fragments in registers at once; and whether each memory cluster takes
+// over the vector work of its compute cluster that needs nothing of its
+// pair. The cost is the iteration's time from its barrier intervals, under
+// a VGPR estimate that must fit the wave's share of the SIMD
+// (choosePingPong).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +108,11 @@ struct PingPongPair {
   unsigned mfmaCycles = 0; ///< Matrix-pipe cycles of one MFMA.
   int64_t valuCycles = 0;  ///< Vector-ALU cycles of the computation.
   int64_t tempVgprs = 0;   ///< The largest other register value it makes.
+  /// Of `valuCycles`, what a memory cluster may run instead: entry k (for
+  /// a cluster pair starting at pair k, at most this one) counts the
+  /// vector work that depends on no read, MFMA or layout conversion of
+  /// pairs k to this one.
+  llvm::SmallVector<int64_t> movableValuCycles;
 };
 
 /// Waves of a ping-pong wave group: [0, 4) and [4, 8), one per SIMD.
@@ -136,8 +143,14 @@ struct PingPongCosts {
 /// Pairs [first[i], first[i + 1]) form memory/compute cluster pair i.
 struct PingPongPlan {
   llvm::SmallVector<unsigned> first;
-  double cycles = 0; ///< Predicted cycles of an iteration on a SIMD.
-  int64_t vgprs = 0; ///< Estimated VGPRs of a wave.
+  /// Each memory cluster also runs the vector work of its compute cluster
+  /// that depends on none of the pair's reads, MFMAs or layout
+  /// conversions (a softmax on the previous pair's scores), beside the
+  /// other group's MFMAs instead of its own.
+  bool vectorInMemory = false;
+  int64_t movedValuCycles = 0; ///< Moved vector work per iteration.
+  double cycles = 0;           ///< Predicted cycles of an iteration on a SIMD.
+  int64_t vgprs = 0;           ///< Estimated VGPRs of a wave.
   unsigned candidates = 0;
   bool fits = false; ///< Within the budget (else the fewest VGPRs).
 
@@ -161,7 +174,10 @@ struct PingPongPlan {
 /// memory cluster: its reads through the CU's LDS, shared by the group's
 /// waves, and the drain of the last, and in group 0's first one the wait
 /// for a staged prefetch; a compute cluster: its MFMAs and vector ALU
-/// work), plus the barrier's round trip. Also fills
+/// work), plus the barrier's round trip. With `plan.vectorInMemory`, a
+/// memory cluster lasts as long as the longer of its reads and the vector
+/// work it takes over (which does not wait for them), and its compute
+/// cluster is that much shorter. Also fills
 /// `plan.vgprs`: the carried tiles, the fragments of the largest memory
 /// cluster and the computation's largest other value, plus the reserve.
 double pingPongCycles(llvm::ArrayRef<PingPongPair> pairs, PingPongPlan &plan,
@@ -172,13 +188,17 @@ constexpr size_t kMaxGroupedRuns = 8;
 
 /// The cheapest grouping of `pairs` into consecutive memory/compute cluster
 /// pairs whose VGPR estimate fits the budget; `clusters`, when given, fixes
-/// how many. Candidates: every grouping (or, past kMaxGroupedRuns pairs,
-/// the one as written and the single pair). Ties go to fewer barriers. When no
+/// how many, and `vectorInMemory`, when given, where the movable vector
+/// work goes. Candidates: every grouping (or, past kMaxGroupedRuns pairs,
+/// the one as written and the single pair), each with the vector work in
+/// its compute clusters and in its memory clusters. Ties go to fewer
+/// barriers, then to the vector work left in place. When no
 /// grouping fits, the one of fewest estimated VGPRs (the loop as written,
 /// when `clusters` is not given).
 PingPongPlan choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
                             const PingPongCosts &costs,
-                            std::optional<unsigned> clusters);
+                            std::optional<unsigned> clusters,
+                            std::optional<bool> vectorInMemory = std::nullopt);
 
 //===----------------------------------------------------------------------===//
 // Ping-pong: whether compute clusters run at raised priority

@@ -236,11 +236,20 @@ def HK_PingPongAttr : HK_Attr<"PingPong", "pingpong"> {
     clusters at raised issue priority (`s_setprio`); without it a cost
     function decides (the pass's `setprio` option, `auto` by default), e.g.
     `#hk.pingpong<waves = 8, setprio = true>`.
+
+    `vector_in_memory` (true or false) says whether `hk-double-buffer` moves
+    the vector work of each compute cluster that needs none of its pair's
+    reads, MFMAs or layout conversions (attention's softmax on the
+    previous pair's scores, the rescale of the output) into the memory
+    cluster before it, where it runs beside the other group's MFMAs;
+    without it the cost function that cuts the clusters decides, e.g.
+    `#hk.pingpong<waves = 8, vector_in_memory = false>`.
   }];
   let parameters = (ins "unsigned":$waves,
                         OptionalParameter<"std::optional<unsigned>">:$clusters,
                         OptionalParameter<"std::optional<unsigned>">:$stages,
-                        OptionalParameter<"::mlir::BoolAttr">:$setprio);
+                        OptionalParameter<"::mlir::BoolAttr">:$setprio,
+                        OptionalParameter<"::mlir::BoolAttr">:$vector_in_memory);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -166,8 +166,20 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     candidate when its VGPR estimate (carried and loop-invariant
     tiles, the largest memory cluster's fragments, the largest other
     computed value, and a reserve of 64) fits the wave's share of the
-    SIMD; when none fits the loop stays as written. `remarks=true`
-    reports the choice, its cost and that of the loop as written.
+    SIMD; when none fits the loop stays as written.
+
+    Each grouping is also costed with the vector work of every compute
+    cluster that needs none of its pair's reads, MFMAs or layout
+    conversions (attention's mask and softmax on the previous pair's
+    scores, the rescale of its output and sums, P's conversion; not ops
+    that use no value of the iteration, such as a zeroed accumulator)
+    moved into the memory cluster before it, after its reads and
+    prefetch: it then runs beside the other group's MFMAs instead of
+    holding up its own, and that memory cluster lasts as long as the
+    longer of its reads and that work. Ties keep the work in place; the
+    kernel's `#hk.pingpong<vector_in_memory = true|false>` decides instead.
+    `remarks=true` reports the choice, its cost and that of the loop as
+    written (the work in place).
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
