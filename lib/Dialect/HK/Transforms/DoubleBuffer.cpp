@@ -242,25 +242,25 @@ bool pinnedToCompute(Operation *op) {
 /// of its compute cluster, the last pair (read run 2i and compute run
 /// 2i + 1 form pair i) whose reads, or ops pinned to its compute cluster,
 /// it depends on within the iteration; -1 when it depends on none. Ops
-/// that use no value of the iteration (a zeroed accumulator, which LLVM
-/// folds into its MFMA's inline constant) stay where they are, as do the
-/// pinned ones: they are left out.
+/// that read no register value (a zeroed accumulator, which LLVM folds
+/// into its MFMA's inline constant; a filled tile) stay where they are, as
+/// do the pinned ones: they are left out.
 DenseMap<Operation *, int> movableVectorWork(const PlainLoop &plain) {
   DenseMap<Operation *, int> needed, movable;
   for (auto [index, run] : llvm::enumerate(plain.runs)) {
     int pair = int(index / 2);
     for (Operation *op : run.ops) {
       bool pinned = run.role == Role::Read || pinnedToCompute(op);
-      bool usesIteration = false;
       int last = pinned ? pair : -1;
       for (Value operand : op->getOperands())
         if (Operation *def = operand.getDefiningOp())
-          if (auto it = needed.find(def); it != needed.end()) {
+          if (auto it = needed.find(def); it != needed.end())
             last = std::max(last, it->second);
-            usesIteration = true;
-          }
       needed[op] = last;
-      if (!pinned && usesIteration)
+      bool readsRegisters = llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return isa<RegisterTileType, RegisterVectorType>(type);
+      });
+      if (!pinned && readsRegisters)
         movable[op] = last;
     }
   }
