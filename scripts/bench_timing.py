@@ -19,6 +19,8 @@ Run by scripts/bench-timing.sh.
   64; attention_causal is the causal one), attention_d128.mlir (d 128) and,
   on gfx950, attention_d128_gfx950.mlir (d 128, interleave and 8-wave
   ping-pong schedules, causal and not) and attention_gfx950.mlir (d 64),
+  on gfx942 their twins attention_d128_gfx942.mlir and
+  attention_gfx942.mlir,
   with HipKittens' heads (its analysis/attn/fwd/plot.py; --heads, default
   gqa): GQA batch 16, 64 query heads over 8 KV heads; MHA batch 16, 16
   heads. The batch is folded
@@ -75,6 +77,8 @@ ATTENTION = [
     ("attention/attention.mlir", "attention_causal", 64, 4, 64, True),
     ("attention/attention.mlir", "attention_causal_interleave", 64, 4, 64,
      True),
+    ("attention/attention.mlir", "attention_causal_pingpong", 64, 8, 128,
+     True),
     ("attention/attention_d128.mlir", "attention_fwd_d128", 128, 4, 64,
      False),
     ("attention/attention_gfx950.mlir", "attention_fwd_interleave_gfx950", 64,
@@ -89,6 +93,10 @@ ATTENTION = [
      "attention_fwd_d128_interleave_gfx942", 128, 4, 64, False),
     ("attention/attention_d128_gfx942.mlir",
      "attention_causal_d128_interleave_gfx942", 128, 4, 64, True),
+    ("attention/attention_d128_gfx942.mlir",
+     "attention_fwd_d128_pingpong_gfx942", 128, 8, 128, False),
+    ("attention/attention_d128_gfx942.mlir",
+     "attention_causal_d128_pingpong_gfx942", 128, 8, 128, True),
     ("attention/attention_d128_gfx950.mlir", "attention_fwd_d128_interleave",
      128, 4, 64, False),
     ("attention/attention_d128_gfx950.mlir",

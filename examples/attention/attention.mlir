@@ -409,6 +409,90 @@ module {
     hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
     hk.return
   }
+
+  // The ping-pong loop, causal: bounded by the block's last query row.
+  hk.kernel @attention_causal_pingpong(
+      %Q: !hk.gl<?x?x64xbf16>, %K: !hk.gl<?x?x64xbf16>,
+      %V: !hk.gl<?x?x64xbf16>, %O: !hk.gl<?x?x64xbf16>)
+      waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %w = hk.wave_id
+    %qb = hk.block_id x
+    %bh = hk.block_id y
+    // Grouped-query attention: query head bh reads KV head bh / (Hq / Hkv),
+    // which is bh itself when Q, K and V have as many heads.
+    %hq = hk.dim %Q[0] : !hk.gl<?x?x64xbf16>
+    %hkv = hk.dim %K[0] : !hk.gl<?x?x64xbf16>
+    %group = arith.divui %hq, %hkv : index
+    %kvh = arith.divui %bh, %group : index
+    %qb8 = arith.muli %qb, %c8 : index
+    %qt = arith.addi %qb8, %w : index
+    %qrow = arith.muli %qt, %c16 : index
+    %nq = hk.dim %Q[1] : !hk.gl<?x?x64xbf16>
+    %nk = hk.dim %K[1] : !hk.gl<?x?x64xbf16>
+    // Query i sees keys 0..i: the block's last of 128 rows bounds the key
+    // tiles (the same for all waves, which share the copies and barriers).
+    %c128 = arith.constant 128 : index
+    %qb128 = arith.muli %qb, %c128 : index
+    %qend = arith.addi %qb128, %c128 : index
+    %kend = arith.minui %nk, %qend : index
+    %nk63 = arith.addi %kend, %c63 : index
+    %tiles = arith.divui %nk63, %c64 : index
+
+    %q = hk.load %Q[%bh, %qt, %c0] : !hk.gl<?x?x64xbf16> -> !hk.rt<16x64xbf16>
+    %ninf = arith.constant 0xFF800000 : f32
+    %m0 = hk.fill %ninf : f32 -> !hk.rv<16xf32>
+    %nosum = hk.zero : !hk.rv<16xf32>
+    // Every column of %l holds its row's running sum.
+    %l0 = hk.zero : !hk.rt<16x16xf32>
+    %one = arith.constant 1.0 : bf16
+    %ones = hk.fill %one : bf16 -> !hk.rt<64x16xbf16>
+    %o0 = hk.zero : !hk.rt<16x64xf32>
+    %sK = hk.alloc : !hk.st<64x64xbf16>
+    %sVt = hk.alloc : !hk.st<64x64xbf16>
+    %r:3 = scf.for %j = %c0 to %tiles step %c1
+        iter_args(%m = %m0, %l = %l0, %o = %o0)
+        -> (!hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x64xf32>) {
+      hk.group_load %K[%kvh, %j, %c0], %sK
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.group_load %V[%kvh, %j, %c0], %sVt transpose
+          : !hk.gl<?x?x64xbf16>, !hk.st<64x64xbf16>
+      hk.barrier
+      %k = hk.load %sK : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %s0 = hk.zero : !hk.rt<16x64xf32>
+      %s = hk.mma abt %q, %k, %s0
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %key0 = arith.muli %j, %c64 : index
+      %sc = hk.causal_mask %s[%qrow, %key0] : !hk.rt<16x64xf32>
+      %sm = hk.bounds_mask %sc[%qrow, %key0] within [%nq, %nk]
+          : !hk.rt<16x64xf32>
+      // scale = log2(e) / sqrt(64)
+      %p, %m1, %unused, %f = hk.softmax %sm, %m, %nosum {scale = 0.18033688 : f32}
+          : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %os = hk.mul_row %o, %f : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+      %pb = hk.convert %p : !hk.rt<16x64xf32> -> !hk.rt<16x64xbf16>
+      %vt = hk.load %sVt : !hk.st<64x64xbf16> -> !hk.rt<64x64xbf16>
+      %o1 = hk.mma abt %pb, %vt, %os
+          : !hk.rt<16x64xbf16>, !hk.rt<64x64xbf16>, !hk.rt<16x64xf32>
+      %ls = hk.mul_row %l, %f : !hk.rt<16x16xf32>, !hk.rv<16xf32>
+      %l1 = hk.mma ab %pb, %ones, %ls
+          : !hk.rt<16x64xbf16>, !hk.rt<64x16xbf16>, !hk.rt<16x16xf32>
+      // Every wave is done reading before the next tiles overwrite LDS.
+      hk.barrier
+      scf.yield %m1, %l1, %o1
+          : !hk.rv<16xf32>, !hk.rt<16x16xf32>, !hk.rt<16x64xf32>
+    }
+    // The columns are equal: any one is the sum.
+    %lsum = hk.row_max %r#1 : !hk.rt<16x16xf32> -> !hk.rv<16xf32>
+    %out = hk.div_row %r#2, %lsum {reciprocal} : !hk.rt<16x64xf32>, !hk.rv<16xf32>
+    hk.store %out, %O[%bh, %qt, %c0] : !hk.rt<16x64xf32> -> !hk.gl<?x?x64xbf16>
+    hk.return
+  }
 }
 
 // HK-RUN: attention kernel=attention_fwd rows=64 shapes=1x64x64x64,2x128x192x64,3x70x100x64
@@ -416,3 +500,4 @@ module {
 // HK-RUN: attention kernel=attention_fwd_interleave rows=64 psum=bf16 shapes=1x64x64x64,2x128x192x64,3x70x100x64
 // HK-RUN: attention kernel=attention_causal rows=64 causal=1 shapes=1x64x64x64,2x192x192x64,2x100x130x64
 // HK-RUN: attention kernel=attention_causal_interleave rows=64 causal=1 psum=bf16 shapes=1x64x64x64,2x192x192x64,2x100x130x64
+// HK-RUN: attention kernel=attention_causal_pingpong rows=128 causal=1 psum=bf16 shapes=1x128x128x64,2x256x256x64,2x100x130x64,1x300x260x64

@@ -153,15 +153,16 @@ def test_unswitch_versions_the_main_loop():
 
 
 def test_unswitch_falls_back_where_the_copies_spill():
-    """The attention ping-pong with a ring of three tiles fits gfx950's
-    SGPRs as one loop but not unswitched: the module is compiled again
-    without unswitching, the kernel named, and nothing spills."""
+    """The attention ping-pong kernels with a ring of three tiles fit
+    gfx950's SGPRs as one loop but not unswitched: the module is compiled
+    again without unswitching, the kernels named, and nothing spills."""
     source = (EXAMPLES / "attention/attention.mlir").read_text().replace(
         "#hk.pingpong<waves = 8>", "#hk.pingpong<waves = 8, stages = 3>")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mod = hk.compile(source, "gfx950")
-    assert mod.unswitch_spilled == ("attention_fwd_pingpong",)
+    assert mod.unswitch_spilled == ("attention_fwd_pingpong",
+                                    "attention_causal_pingpong")
     assert mod.hsaco == hk.compile(source, "gfx950", unswitch=False).hsaco
 
 
