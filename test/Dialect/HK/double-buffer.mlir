@@ -243,6 +243,46 @@ module attributes {hk.target = #hk.target<"gfx950">} {
 
 // -----
 
+// Tile indices clamped to the first or the last tile (signed minima and
+// maxima of growing values, as a loop one iteration longer than its tiles
+// reads them) still grow with k: the flag is computed once and the
+// prefetch is `inbounds` where it holds.
+// CHECK-LABEL: hk.kernel @clamped
+// CHECK: hk.in_bounds
+// CHECK: scf.for
+// CHECK: hk.cluster memory {
+// CHECK: hk.group_load async {{.*}} inbounds
+// CHECK: hk.return
+module attributes {hk.target = #hk.target<"gfx950">} {
+  hk.kernel @clamped(%A: !hk.gl<?x?xbf16>, %C: !hk.gl<?x?xf32>) waves(8) schedule(#hk.pingpong<waves = 8>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %K = hk.dim %A[1] : !hk.gl<?x?xbf16>
+    %last = arith.subi %K, %c1 : index
+    %iters = arith.addi %K, %c1 : index
+    %sA = hk.alloc : !hk.st<64x32xbf16>
+    %sB = hk.alloc : !hk.st<64x32xbf16>
+    %zero = hk.zero : !hk.rt<16x16xf32>
+    %acc = scf.for %k = %c0 to %iters step %c1 iter_args(%c = %zero) -> !hk.rt<16x16xf32> {
+      %ka = arith.minsi %k, %last : index
+      %km1 = arith.subi %k, %c1 : index
+      %kb = arith.maxsi %km1, %c0 : index
+      hk.group_load %A[%c0, %ka], %sA : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.group_load %A[%c0, %kb], %sB : !hk.gl<?x?xbf16>, !hk.st<64x32xbf16>
+      hk.barrier
+      %a0 = hk.load %sA[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %b0 = hk.load %sB[%c0, %c0] : !hk.st<64x32xbf16> -> !hk.rt<16x16xbf16>
+      %d0 = hk.mma abt %a0, %b0, %c : !hk.rt<16x16xbf16>, !hk.rt<16x16xbf16>, !hk.rt<16x16xf32>
+      hk.barrier
+      scf.yield %d0 : !hk.rt<16x16xf32>
+    }
+    hk.store %acc, %C[%c0, %c0] : !hk.rt<16x16xf32> -> !hk.gl<?x?xf32>
+    hk.return
+  }
+}
+
+// -----
+
 // A kernel without a schedule, and a loop already made of clusters, are
 // left as written.
 // CHECK-LABEL: hk.kernel @unscheduled

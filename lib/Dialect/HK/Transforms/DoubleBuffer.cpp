@@ -506,7 +506,9 @@ ClusterOp buildCluster(OpBuilder &b, Location loc, ClusterKind kind,
 /// Whether `value`, computed in `loop`'s body from its induction variable
 /// and values from before the loop, never decreases as the induction
 /// variable grows (the step is positive): sums, differences with a
-/// loop-invariant subtrahend and products with a non-negative constant.
+/// loop-invariant subtrahend, products with a non-negative constant, and
+/// signed minima and maxima of such values (a tile index clamped to the
+/// first or the last tile).
 bool growsWithInductionVar(Value value, scf::ForOp loop) {
   if (value == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(value))
     return true;
@@ -520,7 +522,7 @@ bool growsWithInductionVar(Value value, scf::ForOp loop) {
   };
   if (isa<arith::ConstantOp>(def))
     return true;
-  if (isa<arith::AddIOp>(def))
+  if (isa<arith::AddIOp, arith::MinSIOp, arith::MaxSIOp>(def))
     return llvm::all_of(def->getOperands(), grows);
   if (isa<arith::SubIOp>(def))
     return grows(def->getOperand(0)) &&

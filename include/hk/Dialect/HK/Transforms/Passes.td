@@ -121,7 +121,9 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     For both schedules, a flag computed once before the loop says whether
     every iteration's tiles lie inside their views (each load's indices must grow
     with the induction variable: sums, differences with a loop-invariant
-    subtrahend, products with a non-negative constant; then the first and
+    subtrahend, products with a non-negative constant, signed minima and
+    maxima of such values (a tile index clamped to the first or the last
+    tile); then the first and
     the last iteration's tiles bound all others); where it holds, the
     prefetch is an `inbounds` group load of tile min(k+1, last), without
     bounds arithmetic or edge path, behind one uniform branch on the flag.
