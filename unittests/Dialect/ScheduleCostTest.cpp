@@ -224,6 +224,15 @@ TEST(ScheduleCost, PingPongVectorWorkInMemoryClusters) {
   EXPECT_EQ(kept.first, (llvm::SmallVector<unsigned>{0}));
   EXPECT_FALSE(kept.vectorInMemory);
   EXPECT_DOUBLE_EQ(kept.cycles, 2 * 812 + 2 * 16);
+  // Nothing fits (100 carried + 100 of fragments + 64 > 256): the loop as
+  // written, with the work moved, which changes no estimate.
+  for (PingPongPair &pair : pairs)
+    pair.fragmentVgprs = 100;
+  PingPongPlan over = choosePingPong(pairs, kPingPong, std::nullopt);
+  EXPECT_FALSE(over.fits);
+  EXPECT_EQ(over.first, (llvm::SmallVector<unsigned>{0, 1}));
+  EXPECT_TRUE(over.vectorInMemory);
+  EXPECT_DOUBLE_EQ(over.cycles, 1176);
 }
 
 // Priority: issue every 4 cycles, so the two s_setprio of a compute

@@ -216,8 +216,14 @@ PingPongPlan hk::choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
       if (plan.fits && (!best || plan.cycles < best->cycles ||
                         (plan.cycles == best->cycles && fewerBarriers)))
         best = plan;
-      if (clusters ? (!fallback || plan.vgprs < fallback->vgprs)
-                   : plan.first.size() == n && !fallback)
+      // Over the budget: the fewest VGPRs among the given count of
+      // clusters, else the loop as written; the vector work where it costs
+      // less, as moving it changes no estimate.
+      bool fewerVgprs = fallback && plan.vgprs < fallback->vgprs;
+      bool sameVgprsFaster = fallback && plan.vgprs == fallback->vgprs &&
+                             plan.cycles < fallback->cycles;
+      if ((clusters || plan.first.size() == n) &&
+          (!fallback || sameVgprsFaster || (clusters && fewerVgprs)))
         fallback = plan;
     }
   }

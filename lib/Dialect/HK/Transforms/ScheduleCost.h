@@ -194,7 +194,8 @@ constexpr size_t kMaxGroupedRuns = 8;
 /// its compute clusters and in its memory clusters. Ties go to fewer
 /// barriers, then to the vector work left in place. When no
 /// grouping fits, the one of fewest estimated VGPRs (the loop as written,
-/// when `clusters` is not given).
+/// when `clusters` is not given), with the vector work where it costs less
+/// (moving it changes no estimate).
 PingPongPlan choosePingPong(llvm::ArrayRef<PingPongPair> pairs,
                             const PingPongCosts &costs,
                             std::optional<unsigned> clusters,

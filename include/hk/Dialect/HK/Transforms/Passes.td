@@ -168,7 +168,8 @@ def HKDoubleBuffer : Pass<"hk-double-buffer", "mlir::ModuleOp"> {
     candidate when its VGPR estimate (carried and loop-invariant
     tiles, the largest memory cluster's fragments, the largest other
     computed value, and a reserve of 64) fits the wave's share of the
-    SIMD; when none fits the loop stays as written.
+    SIMD; when none fits the loop stays as written (its vector work where
+    that costs less, below).
 
     Each grouping is also costed with the vector work of every compute
     cluster that needs none of its pair's reads, MFMAs or layout
