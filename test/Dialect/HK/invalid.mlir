@@ -116,6 +116,12 @@ module attributes {test.s = #hk.pingpong<waves = 8, setprio = 2>} {}
 
 // -----
 
+// expected-error @below {{invalid kind of attribute specified}}
+// expected-error @below {{failed to parse HK_PingPongAttr parameter 'vector_in_memory' which is to be a `::mlir::BoolAttr`}}
+module attributes {test.s = #hk.pingpong<waves = 8, vector_in_memory = 3>} {}
+
+// -----
+
 // expected-error @below {{interleave runs one wave per SIMD, so it needs 4 waves, got 8}}
 module attributes {test.s = #hk.interleave<waves = 8>} {}
 

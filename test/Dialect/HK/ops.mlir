@@ -277,5 +277,5 @@ hk.kernel @clusters() waves(8) {
 }
 
 // Attributes print back in their short forms.
-// CHECK: test.attrs = [#hk.layout<col>, #hk.pingpong<waves = 8>, #hk.pingpong<waves = 8, clusters = 2>, #hk.interleave<waves = 4>, #hk.interleave<waves = 4, mfma = 2, vmem = 0>]
-module attributes {test.attrs = [#hk.layout<col>, #hk.pingpong<waves = 8>, #hk.pingpong<clusters = 2, waves = 8>, #hk.interleave<waves = 4>, #hk.interleave<vmem = 0, waves = 4, mfma = 2>]} {}
+// CHECK: test.attrs = [#hk.layout<col>, #hk.pingpong<waves = 8>, #hk.pingpong<waves = 8, clusters = 2>, #hk.pingpong<waves = 8, setprio = true, vector_in_memory = false>, #hk.interleave<waves = 4>, #hk.interleave<waves = 4, mfma = 2, vmem = 0>]
+module attributes {test.attrs = [#hk.layout<col>, #hk.pingpong<waves = 8>, #hk.pingpong<clusters = 2, waves = 8>, #hk.pingpong<vector_in_memory = false, waves = 8, setprio = true>, #hk.interleave<waves = 4>, #hk.interleave<vmem = 0, waves = 4, mfma = 2>]} {}
