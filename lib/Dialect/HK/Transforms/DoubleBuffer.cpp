@@ -267,6 +267,15 @@ DenseMap<Operation *, int> movableVectorWork(const PlainLoop &plain) {
   return movable;
 }
 
+/// Whether `op` of a compute run moves into the memory cluster of a
+/// cluster pair starting at pair `first`: it is movable and needs nothing
+/// of that pair or later ones.
+bool movesInto(const DenseMap<Operation *, int> &movable, Operation *op,
+               size_t first) {
+  auto last = movable.find(op);
+  return last != movable.end() && last->second < int(first);
+}
+
 /// What read run 2i and compute run 2i + 1 of `plain` cost, per wave.
 SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
                                      const DenseMap<Operation *, int> &movable,
@@ -291,16 +300,12 @@ SmallVector<PingPongPair> countPairs(const PlainLoop &plain,
           pair.mfmaCycles = device.mfmaCycles(*instr);
       }
       vector.add(op, lanes);
-      auto last = movable.find(op);
-      if (last == movable.end())
-        continue;
       VectorWork own;
       own.add(op, lanes);
-      // Movable into the memory cluster of a pair that starts after the
-      // last pair whose reads or MFMAs it needs.
-      for (int first = last->second + 1; first <= int(i / 2); ++first)
-        pair.movableValuCycles[size_t(first)] +=
-            own.cycles(device.valuCycles, device.transCycles);
+      for (size_t first = 0; first <= i / 2; ++first)
+        if (movesInto(movable, op, first))
+          pair.movableValuCycles[first] +=
+              own.cycles(device.valuCycles, device.transCycles);
     }
     pair.tempVgprs = vector.largestVgprs;
     pair.valuCycles = vector.cycles(device.valuCycles, device.transCycles);
@@ -419,9 +424,7 @@ LogicalResult groupPingPongRuns(KernelOp kernel, scf::ForOp loop,
     // order: it needs nothing of this pair.
     for (size_t i = first; i < end; ++i)
       for (Operation *op : plain.runs[2 * i + 1].ops) {
-        auto last = movable.find(op);
-        bool moved = plan.vectorInMemory && last != movable.end() &&
-                     last->second < int(first);
+        bool moved = plan.vectorInMemory && movesInto(movable, op, first);
         (moved ? reads : compute).ops.push_back(op);
       }
     runs.push_back(std::move(reads));

@@ -177,7 +177,7 @@ struct PingPongPlan {
 /// work), plus the barrier's round trip. With `plan.vectorInMemory`, a
 /// memory cluster lasts as long as the longer of its reads and the vector
 /// work it takes over (which does not wait for them), and its compute
-/// cluster is that much shorter. Also fills
+/// cluster is that much shorter. Also fills `plan.movedValuCycles` and
 /// `plan.vgprs`: the carried tiles, the fragments of the largest memory
 /// cluster and the computation's largest other value, plus the reserve.
 double pingPongCycles(llvm::ArrayRef<PingPongPair> pairs, PingPongPlan &plan,
